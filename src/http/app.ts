@@ -1,0 +1,70 @@
+/**
+ * Builds the HTTP application (never listens): the API under /api/v1, operational endpoints, CORS,
+ * the error body on every failure. `main.ts` composes it with a record source and listens.
+ */
+import cors from '@fastify/cors'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from '../config.js'
+import { ApiError } from '../errors.js'
+import type { LiveRecords } from '../records/live-records.js'
+import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
+import { loggerOptions, requestId } from './logging.js'
+import { refuseOtherMethods } from './methods.js'
+import { catalogueRoutes } from './routes/catalogue.js'
+import { docsRoutes } from './routes/docs.js'
+import { healthRoutes } from './routes/health.js'
+import { recordRoutes } from './routes/records.js'
+import { searchRoutes } from './routes/search.js'
+import { API_PREFIX } from './schemas.js'
+
+/** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
+export const MAX_URL_LENGTH = 8_192
+
+// Bounds on slow or idle clients; each must be shorter than the one after it for Node to apply it.
+const TIMEOUTS = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000 } as const
+
+export type AppDeps = {
+  records: LiveRecords
+  config: Pick<Config, 'http' | 'log' | 'publisher'>
+}
+
+export async function buildApp({ records, config }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.log.level, config.log.hashKey),
+    genReqId: requestId,
+    requestIdHeader: false,
+    requestTimeout: TIMEOUTS.requestMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    // Long enough that a malformed id gets its 400, not a 404 from the router.
+    routerOptions: { maxParamLength: 1_000 },
+    // Errors raised before routing (malformed percent-encoding in the path…) get the contract's body too.
+    frameworkErrors: (err, _req, reply) => sendError(reply, toApiError(err) ?? new ApiError('invalid_parameter', err.message)),
+  })
+  app.server.headersTimeout = TIMEOUTS.headersMs
+
+  registerErrorHandlers(app)
+  // Public CORS on every response, errors included; hook onRequest so it is set before anything can refuse.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'OPTIONS'],
+    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+    maxAge: 86_400,
+    strictPreflight: false,
+  })
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id)
+    if (req.url.length > MAX_URL_LENGTH) {
+      return done(new ApiError('invalid_parameter', `Request URL is ${req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`, { status: 414 }))
+    }
+    done()
+  })
+
+  const ctx = { records, publicBaseUrl: config.http.publicBaseUrl }
+  catalogueRoutes(app, ctx, { requestsPerMinute: 0, contact: config.publisher.contact })
+  searchRoutes(app, ctx)
+  recordRoutes(app, ctx)
+  healthRoutes(app, records)
+  docsRoutes(app)
+  refuseOtherMethods(app, [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`, '/healthz', '/readyz', '/docs'])
+  return app
+}

@@ -1,0 +1,52 @@
+/** The catalogue body (CONTRACT.md "Catalogue body"), rebuilt for each snapshot. */
+import type { RecordIndex } from '../search/record-index.js'
+import { API_PREFIX, API_VERSION, LIMITS, type Catalogue } from './schemas.js'
+
+export type CatalogueOptions = {
+  /** Public base URL for absolute links; root-relative links otherwise. */
+  publicBaseUrl?: string
+  /** Requests per minute per client; 0 when no quota is enforced. */
+  requestsPerMinute: number
+  /** Where reusers ask for permission (full republication). */
+  contact: string
+  /** Path of the MCP endpoint, when it is mounted. */
+  mcpPath?: string
+}
+
+export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): Catalogue {
+  const base = options.publicBaseUrl ?? ''
+  const api = `${base}${API_PREFIX}`
+  return {
+    name: 'Reference-Records API',
+    description:
+      'Public, read-only records of a driving-licence training website: official rules (with their sources and ' +
+      'verification dates), lessons, method, offers, the organization and its people. GET only, no key.',
+    version: API_VERSION,
+    records: { total: index.size, by_kind: { ...index.countsByKind } },
+    updated_at: index.publishedAt,
+    links: {
+      self: `${api}/`,
+      search: `${api}/facts`,
+      record: `${api}/facts/{id}`,
+      openapi: `${api}/openapi.json`,
+      ...(options.mcpPath === undefined ? {} : { mcp: `${base}${options.mcpPath}` }),
+      docs: `${base}/docs`,
+    },
+    limits: {
+      requests_per_minute: options.requestsPerMinute,
+      max_limit: LIMITS.maxLimit,
+      max_offset: LIMITS.maxOffset,
+      max_q_length: LIMITS.maxQueryLength,
+    },
+    reuse: {
+      summary:
+        'Records may be consulted, quoted and summarised, including in commercial tools, if the attribution is visible ' +
+        'and links to the record page used. Keep the references and reservations that accompany a record, state your ' +
+        'adaptations, and keep official rules distinct from explanations, method and offers. Third-party documents and ' +
+        'images keep their own terms. Full republication of a course or article needs prior permission. Access grants ' +
+        'no partnership and no endorsement.',
+      attribution: 'Source: <record title>, <record url>',
+      contact: options.contact,
+    },
+  }
+}

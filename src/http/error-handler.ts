@@ -1,0 +1,41 @@
+/**
+ * One place where failures become responses: every error, whatever raised it, leaves as the
+ * contract's body `{"error":{"code","message"}}` with its status. Internals are logged, never sent.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, toErrorBody, type ErrorCode } from '../errors.js'
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  429: 'rate_limited',
+  503: 'unavailable',
+}
+
+/** Maps framework errors (bad URL, body too large, …) to the contract's codes, keeping their 4xx status. */
+export function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err
+  const status = (err as FastifyError).statusCode
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined
+  return new ApiError(CODE_BY_STATUS[status] ?? 'invalid_parameter', (err as Error).message, { status })
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value)
+  // A 304/200's validators must not stick to an error.
+  reply.removeHeader('etag')
+  return reply.code(err.status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(toErrorBody(err))
+}
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err, req: FastifyRequest, reply) => {
+    const known = toApiError(err)
+    if (known !== undefined) return sendError(reply, known)
+    req.log.error({ err }, 'unhandled error') // the real cause stays in the logs
+    return sendError(reply, new ApiError('internal_error', 'Internal server error'))
+  })
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?', 1)[0]!
+    return sendError(reply, new ApiError('not_found', `No such path: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`))
+  })
+}

@@ -1,0 +1,19 @@
+/** GET /api/v1/facts/{id} (getFact). */
+import type { FastifyInstance } from 'fastify'
+import { ApiError } from '../../errors.js'
+import { sendJson } from '../conditional.js'
+import { beginLiveRead, type ApiContext } from '../live-read-request.js'
+import { validatePath, validateQuery } from '../params.js'
+import { API_PREFIX, FactPathSchema, NoParamsSchema } from '../schemas.js'
+
+export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
+  app.get<{ Params: { id: string } }>(`${API_PREFIX}/facts/:id`, (req, reply) => {
+    const live = beginLiveRead(ctx, req, reply)
+    if (live === undefined) return reply
+    validateQuery(NoParamsSchema, live.query)
+    const { id } = validatePath(FactPathSchema, req.params)
+    const entry = live.index.get(id)
+    if (entry === undefined) throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
+    return sendJson(req, reply, entry.json, entry.etag)
+  })
+}

@@ -1,0 +1,94 @@
+/**
+ * The embedded default source: a records file on disk, in one of three forms —
+ * a JSON array of records, NDJSON (one record per line), or a snapshot object
+ * `{"about": "…", "published_at": "…", "records": [ … ]}` that carries its publication date.
+ */
+import { readFile, stat } from 'node:fs/promises'
+import { unwatchFile, watchFile } from 'node:fs'
+import type { RecordBatch, RecordSource } from './source.js'
+import { validateRecords, type RawRecord } from './validate.js'
+
+/** How often the file's mtime and size are polled; polling survives editors and atomic renames that break fs.watch. */
+const WATCH_INTERVAL_MS = 2_000
+
+export class FileRecordSource implements RecordSource {
+  readonly origin: string
+  constructor(private readonly path: string) {
+    this.origin = `file:${path}`
+  }
+
+  async load(): Promise<RecordBatch> {
+    let text: string
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (err) {
+      throw new Error(`records: ${this.origin}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err })
+    }
+    const { raw, publishedAt } = this.parse(text.replace(/^\uFEFF/, ''))
+    const records = validateRecords(this.origin, raw)
+    return { records, publishedAt: publishedAt ?? (await stat(this.path)).mtime.toISOString() }
+  }
+
+  private parse(text: string): { raw: RawRecord[]; publishedAt?: string } {
+    const trimmed = text.trimStart()
+    if (trimmed === '') throw new Error(`records: ${this.origin}: the file is empty`)
+    if (trimmed.startsWith('[')) return { raw: this.indexed(this.parseJson(text)) }
+    // One JSON object is either a snapshot wrapper or a one-line NDJSON file; several lines are NDJSON.
+    const whole = tryJson(text)
+    if (whole.ok && isObject(whole.value) && 'records' in whole.value) return this.parseSnapshot(whole.value)
+    return { raw: this.parseNdjson(text) }
+  }
+
+  private parseJson(text: string): unknown[] {
+    const parsed = tryJson(text)
+    if (!parsed.ok) throw new Error(`records: ${this.origin}: not valid JSON (${parsed.error})`)
+    if (!Array.isArray(parsed.value)) throw new Error(`records: ${this.origin}: expected a JSON array of records`)
+    return parsed.value
+  }
+
+  private parseSnapshot(value: Record<string, unknown>): { raw: RawRecord[]; publishedAt?: string } {
+    if (!Array.isArray(value.records)) throw new Error(`records: ${this.origin}: "records" must be an array`)
+    const publishedAt = value.published_at
+    if (publishedAt !== undefined && (typeof publishedAt !== 'string' || Number.isNaN(Date.parse(publishedAt)))) {
+      throw new Error(`records: ${this.origin}: "published_at" must be an RFC 3339 date-time`)
+    }
+    return { raw: this.indexed(value.records), publishedAt: publishedAt === undefined ? undefined : new Date(publishedAt).toISOString() }
+  }
+
+  private parseNdjson(text: string): RawRecord[] {
+    const raw: RawRecord[] = []
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return
+      const parsed = tryJson(line)
+      if (!parsed.ok) throw new Error(`records: ${this.origin}: line ${i + 1}: not valid JSON (${parsed.error})`)
+      raw.push({ value: parsed.value, where: `line ${i + 1}` })
+    })
+    return raw
+  }
+
+  private indexed(values: unknown[]): RawRecord[] {
+    return values.map((value, i) => ({ value, where: `record ${i}` }))
+  }
+
+  watch(onChange: () => void): () => void {
+    const listener = (curr: { mtimeMs: number; size: number }, prev: { mtimeMs: number; size: number }) => {
+      if (curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size) onChange()
+    }
+    watchFile(this.path, { interval: WATCH_INTERVAL_MS, persistent: false }, listener)
+    return () => unwatchFile(this.path, listener)
+  }
+
+  async close(): Promise<void> {
+    unwatchFile(this.path)
+  }
+}
+
+type JsonResult = { ok: true; value: unknown } | { ok: false; error: string }
+function tryJson(text: string): JsonResult {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch (err) {
+    return { ok: false, error: (err as Error).message }
+  }
+}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
