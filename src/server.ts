@@ -7,18 +7,11 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { buildApp } from './http/app.js'
 import { FileRecordSource } from './records/file-source.js'
+import { followSource, loadInto } from './records/follow.js'
 import { LiveRecords } from './records/live-records.js'
 import type { RecordSource } from './records/source.js'
-import { RecordIndex } from './search/record-index.js'
 
 export type RunningServer = { app: FastifyInstance; records: LiveRecords; url: string; close(): Promise<void> }
-
-/** Loads, validates and indexes; throws without touching `records` when the source is bad. */
-export async function loadInto(source: RecordSource, records: LiveRecords): Promise<RecordIndex> {
-  const index = new RecordIndex(await source.load())
-  records.swap(index)
-  return index
-}
 
 /**
  * Starts the service. The first load must succeed (a bad file stops the start). Later changes of the
@@ -31,22 +24,11 @@ export async function startServer(config: Config, options: { handleSignals?: boo
   const app = await buildApp({ records, config })
   app.log.info({ origin: source.origin, records: first.size, version: first.version }, 'records loaded')
 
-  let reloading: Promise<void> = Promise.resolve()
-  const stopWatching = source.watch?.(() => {
-    // Serialise reloads so an older, slower load can never overwrite a newer one.
-    reloading = reloading.then(async () => {
-      try {
-        const index = await loadInto(source, records)
-        app.log.info({ origin: source.origin, records: index.size, version: index.version }, 'records reloaded')
-      } catch (err) {
-        app.log.error({ origin: source.origin, problem: (err as Error).message }, 'records update refused; still serving the previous snapshot')
-      }
-    })
-  })
+  const follower = followSource(source, records, app.log)
 
   await app.listen({ port: config.http.port, host: config.http.host })
   const close = async () => {
-    stopWatching?.()
+    follower.stop()
     await app.close() // stops accepting, lets in-flight requests finish
     await source.close()
   }

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import { ApiError } from '../errors.js'
 import type { LiveRecords } from '../records/live-records.js'
+import { handleClientError } from './client-errors.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
 import { loggerOptions, requestId } from './logging.js'
 import { refuseOtherMethods } from './methods.js'
@@ -38,6 +39,7 @@ export async function buildApp({ records, config }: AppDeps): Promise<FastifyIns
     // Long enough that a malformed id gets its 400, not a 404 from the router.
     routerOptions: { maxParamLength: 1_000 },
     // Errors raised before routing (malformed percent-encoding in the path…) get the contract's body too.
+    clientErrorHandler: handleClientError,
     frameworkErrors: (err, _req, reply) => sendError(reply, toApiError(err) ?? new ApiError('invalid_parameter', err.message)),
   })
   app.server.headersTimeout = TIMEOUTS.headersMs

@@ -53,6 +53,7 @@ function commonResponses(): JsonObject {
       Allow: header('GET, HEAD, OPTIONS'),
     }),
     '414': errorResponse('Request URL too long (code invalid_parameter).'),
+    '431': errorResponse('Request line or headers over 16 KiB, refused by the HTTP parser (code invalid_parameter).'),
     '429': errorResponse('Request limit reached (code rate_limited).', { 'Retry-After': RETRY_AFTER }),
     '503': errorResponse('Service unavailable (code unavailable).', { 'Retry-After': RETRY_AFTER }),
   }

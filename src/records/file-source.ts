@@ -13,7 +13,10 @@ const WATCH_INTERVAL_MS = 2_000
 
 export class FileRecordSource implements RecordSource {
   readonly origin: string
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly watchIntervalMs = WATCH_INTERVAL_MS,
+  ) {
     this.origin = `file:${path}`
   }
 
@@ -74,7 +77,7 @@ export class FileRecordSource implements RecordSource {
     const listener = (curr: { mtimeMs: number; size: number }, prev: { mtimeMs: number; size: number }) => {
       if (curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size) onChange()
     }
-    watchFile(this.path, { interval: WATCH_INTERVAL_MS, persistent: false }, listener)
+    watchFile(this.path, { interval: this.watchIntervalMs, persistent: false }, listener)
     return () => unwatchFile(this.path, listener)
   }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { BUNDLED_RECORDS_FILE, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    expect(loadConfig({})).toEqual({
+      http: { port: 8080, host: '0.0.0.0', publicBaseUrl: undefined },
+      records: { file: BUNDLED_RECORDS_FILE },
+      log: { level: 'info', hashKey: undefined },
+      publisher: { contact: 'contact@code-et-conduite.example' },
+    })
+  })
+  it('reads the environment, and flags win over it', () => {
+    const config = loadConfig({ PORT: '9000', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, { port: '9001', 'public-base-url': 'https://records.example.org/' })
+    expect(config.http).toEqual({ port: 9001, host: '127.0.0.1', publicBaseUrl: 'https://records.example.org' })
+    expect(config.log.level).toBe('warn')
+  })
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).http.port).toBe(8080)
+  })
+  it('names every bad value at once, with its flag', () => {
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_BASE_URL: 'ftp://x', PUBLISHER_CONTACT: 'nobody' })).toThrow(
+      [
+        'config: invalid settings',
+        '  PORT (--port) = "eighty": must be a whole number from 0 to 65535',
+        '  PUBLIC_BASE_URL (--public-base-url) = "ftp://x": must be an absolute http(s) URL such as https://records.example.org',
+        '  LOG_LEVEL (--log-level) = "loud": must be one of fatal, error, warn, info, debug, trace, silent',
+        '  PUBLISHER_CONTACT (--publisher-contact) = "nobody": must be an e-mail address',
+      ].join('\n'),
+    )
+  })
+  it.each([['70000'], ['-1'], ['8080.5'], [' 80']])('refuses PORT=%s', (port) => {
+    expect(() => loadConfig({ PORT: port })).toThrow(/PORT \(--port\)/)
+  })
+  it('refuses a public base URL with a query', () => {
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(/must not contain a query or a fragment/)
+  })
+})
