@@ -11,35 +11,55 @@ import { followSource, loadInto } from './records/follow.js'
 import { LiveRecords } from './records/live-records.js'
 import type { RecordSource } from './records/source.js'
 
-export type RunningServer = { app: FastifyInstance; records: LiveRecords; url: string; close(): Promise<void> }
+export type Service = {
+  app: FastifyInstance
+  records: LiveRecords
+  /** Starts listening (HOST:PORT from the config) and returns the base URL, e.g. "http://127.0.0.1:8080". */
+  listen(): Promise<string>
+  /** Stops accepting, lets in-flight requests finish, stops following the source. */
+  close(): Promise<void>
+}
+export type RunningServer = Service & { url: string }
 
 /**
- * Starts the service. The first load must succeed (a bad file stops the start). Later changes of the
- * source are reloaded and swapped in whole; a bad update is logged and the good snapshot stays.
+ * Builds the service without listening. The first load must succeed (a bad file stops the start).
+ * Later changes of the source are reloaded and swapped in whole; a bad update is logged and the good
+ * snapshot stays.
  */
-export async function startServer(config: Config, options: { handleSignals?: boolean } = {}): Promise<RunningServer> {
+export async function createService(config: Config): Promise<Service> {
   const source: RecordSource = new FileRecordSource(config.records.file)
   const records = new LiveRecords()
   const first = await loadInto(source, records)
   const app = await buildApp({ records, config })
   app.log.info({ origin: source.origin, records: first.size, version: first.version }, 'records loaded')
-
   const follower = followSource(source, records, app.log)
-
-  await app.listen({ port: config.http.port, host: config.http.host })
-  const close = async () => {
-    follower.stop()
-    await app.close() // stops accepting, lets in-flight requests finish
-    await source.close()
+  return {
+    app,
+    records,
+    async listen() {
+      await app.listen({ port: config.http.port, host: config.http.host })
+      const address = app.server.address()
+      if (typeof address !== 'object' || address === null) return String(address)
+      return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+    },
+    async close() {
+      follower.stop()
+      await app.close()
+      await source.close()
+    },
   }
+}
+
+/** Builds and listens; with `handleSignals`, SIGTERM/SIGINT drain in-flight requests and exit 0. */
+export async function startServer(config: Config, options: { handleSignals?: boolean } = {}): Promise<RunningServer> {
+  const service = await createService(config)
+  const url = await service.listen()
   if (options.handleSignals) {
-    // SIGTERM/SIGINT: finish in-flight requests, then exit 0; give up after 10 s (exit 1) rather than hang.
-    closeWithGrace({ delay: 10_000, logger: app.log }, async ({ err }) => {
-      if (err) app.log.error({ err }, 'stopping after an uncaught error')
-      await close()
+    // Give in-flight requests 10 s to finish; past that exit 1 rather than hang a deployment.
+    closeWithGrace({ delay: 10_000, logger: service.app.log }, async ({ err }) => {
+      if (err) service.app.log.error({ err }, 'stopping after an uncaught error')
+      await service.close()
     })
   }
-  const address = app.server.address()
-  const url = typeof address === 'object' && address !== null ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address)
-  return { app, records, url, close }
+  return { ...service, url }
 }

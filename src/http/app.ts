@@ -35,6 +35,8 @@ export async function buildApp({ records, config }: AppDeps): Promise<FastifyIns
     genReqId: requestId,
     requestIdHeader: false,
     requestTimeout: TIMEOUTS.requestMs,
+    // Requests arriving while draining get our own 503 (below), with the error body and CORS.
+    return503OnClosing: false,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
     // Long enough that a malformed id gets its 400, not a 404 from the router.
     routerOptions: { maxParamLength: 1_000 },
@@ -53,8 +55,18 @@ export async function buildApp({ records, config }: AppDeps): Promise<FastifyIns
     maxAge: 86_400,
     strictPreflight: false,
   })
+  let draining = false
+  app.addHook('preClose', (done) => {
+    draining = true
+    done()
+  })
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id)
+    if (draining) {
+      // Shutting down: tell the client (or load balancer) to go elsewhere, and close this connection.
+      reply.header('connection', 'close')
+      return done(new ApiError('unavailable', 'The server is shutting down; retry shortly', { headers: { 'retry-after': '1' } }))
+    }
     if (req.url.length > MAX_URL_LENGTH) {
       return done(new ApiError('invalid_parameter', `Request URL is ${req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`, { status: 414 }))
     }

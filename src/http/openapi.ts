@@ -24,7 +24,11 @@ function componentSchemas(): Record<string, JsonObject> {
 
 function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject[] {
   return Object.entries(schema.shape).map(([name, param]) => {
-    const { $schema: _s, description, ...json } = z.toJSONSchema(param as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as JsonObject
+    const generated = z.toJSONSchema(param as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as JsonObject
+    // A parameter whose schema is a registered component (the record id) points at the component.
+    const { $schema: _s, $defs: _d, description, ...json } = typeof generated.$ref === 'string'
+      ? { ...generated, $ref: generated.$ref.replace('#/$defs/', '#/components/schemas/') }
+      : generated
     const required = location === 'path' || !(param as z.ZodType).safeParse(undefined).success
     return { name, in: location, required, description, schema: json }
   })
