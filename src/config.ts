@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import { parseTrustedProxies } from './ratelimit/client-key.js'
 
 /** The bundled sample records, used when RECORDS_FILE is not set. */
 export const BUNDLED_RECORDS_FILE = fileURLToPath(new URL('../data/records.json', import.meta.url))
@@ -29,6 +30,36 @@ export const SettingsSchema = z.object({
   PUBLIC_BASE_URL: baseUrl.optional().describe('Public origin (and path prefix) of the service, for absolute links; links are root-relative otherwise.'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info').describe('pino log level. Default info.'),
   LOG_HASH_KEY: z.string().min(16, 'must be at least 16 characters').optional().describe('Key of the hash that replaces client addresses in logs. Default: random at each start, so a client can be followed within one process; set it (same value on every replica) to follow one across replicas and restarts.'),
+  RATE_LIMIT_PER_MINUTE: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number (0 disables the quota)')
+    .transform(Number)
+    .default(120)
+    .describe('Requests per rolling minute per client, shared by the API and MCP. Default 120; 0 disables the quota (benchmarks only).'),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseTrustedProxies(value)
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; give addresses or CIDR ranges, comma-separated` })
+        return z.NEVER
+      }
+    })
+    .optional()
+    .describe('Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges (e.g. 10.0.0.0/8). Default: none, the socket address is the client.'),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional()
+    .describe('Redis shared by every replica for the quota. Default: none, each process counts in memory.'),
+  REDIS_KEY_PREFIX: z.string().min(1).default('reference-records:').describe('Prefix of every Redis key. Default reference-records:.'),
+  REDIS_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, 'must be from 1 to 1000')
+    .default(25)
+    .describe('How long a quota check may wait for Redis before this process counts in memory instead. Default 25.'),
   PUBLISHER_CONTACT: z.email({ error: 'must be an e-mail address' }).default('contact@code-et-conduite.example').describe("Address published in the catalogue's reuse conditions, for permission requests. Default: the sample publisher's."),
 })
 export type Settings = z.infer<typeof SettingsSchema>
@@ -55,7 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   }
   const s = result.data
   return Object.freeze({
-    http: { port: s.PORT, host: s.HOST, publicBaseUrl: s.PUBLIC_BASE_URL },
+    http: { port: s.PORT, host: s.HOST, publicBaseUrl: s.PUBLIC_BASE_URL, trustProxy: s.TRUST_PROXY },
+    quota: { perMinute: s.RATE_LIMIT_PER_MINUTE, redisUrl: s.REDIS_URL, redisKeyPrefix: s.REDIS_KEY_PREFIX, redisTimeoutMs: s.REDIS_TIMEOUT_MS },
     records: { file: s.RECORDS_FILE },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },
     publisher: { contact: s.PUBLISHER_CONTACT },

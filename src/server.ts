@@ -6,6 +6,9 @@ import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { buildApp } from './http/app.js'
+import { createLogger } from './http/logging.js'
+import { createMetrics } from './metrics.js'
+import { createQuota } from './ratelimit/create-quota.js'
 import { FileRecordSource } from './records/file-source.js'
 import { followSource, loadInto } from './records/follow.js'
 import { LiveRecords } from './records/live-records.js'
@@ -29,10 +32,15 @@ export type RunningServer = Service & { url: string }
 export async function createService(config: Config): Promise<Service> {
   const source: RecordSource = new FileRecordSource(config.records.file)
   const records = new LiveRecords()
+  const metrics = createMetrics()
+  records.onSwap((index) => metrics.records.set(index.size))
   const first = await loadInto(source, records)
-  const app = await buildApp({ records, config })
+  const logger = createLogger(config.log.level, config.log.hashKey)
+  const quota = await createQuota(config.quota, logger, metrics)
+  const app = await buildApp({ records, config, quota, metrics, logger })
   app.log.info({ origin: source.origin, records: first.size, version: first.version }, 'records loaded')
-  const follower = followSource(source, records, app.log)
+  app.log.info({ store: quota?.store.kind ?? 'none', perMinute: quota?.limit ?? 0 }, 'request quota')
+  const follower = followSource(source, records, app.log, () => metrics.recordsUpdatesRefused.inc())
   return {
     app,
     records,
@@ -45,7 +53,7 @@ export async function createService(config: Config): Promise<Service> {
     async close() {
       follower.stop()
       await app.close()
-      await source.close()
+      await Promise.all([source.close(), quota?.store.close()])
     },
   }
 }

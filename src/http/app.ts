@@ -3,13 +3,17 @@
  * the error body on every failure. `main.ts` composes it with a record source and listens.
  */
 import cors from '@fastify/cors'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { ApiError } from '../errors.js'
+import type { Metrics } from '../metrics.js'
+import { registerQuota } from '../ratelimit/plugin.js'
+import type { Quota } from '../ratelimit/quota.js'
 import type { LiveRecords } from '../records/live-records.js'
 import { handleClientError } from './client-errors.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { loggerOptions, requestId } from './logging.js'
+import { requestId } from './logging.js'
 import { refuseOtherMethods } from './methods.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { docsRoutes } from './routes/docs.js'
@@ -26,14 +30,20 @@ const TIMEOUTS = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000 } as
 
 export type AppDeps = {
   records: LiveRecords
-  config: Pick<Config, 'http' | 'log' | 'publisher'>
+  config: Pick<Config, 'http' | 'publisher'>
+  logger: Logger
+  /** The request quota; undefined when disabled (RATE_LIMIT_PER_MINUTE=0). */
+  quota?: Quota
+  metrics: Metrics
 }
 
-export async function buildApp({ records, config }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ records, config, quota, metrics, logger }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.log.level, config.log.hashKey),
+    loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestId,
     requestIdHeader: false,
+    // Only named proxies are believed; req.ip is then the right-most address they did not add.
+    trustProxy: config.http.trustProxy ?? false,
     requestTimeout: TIMEOUTS.requestMs,
     // Requests arriving while draining get our own 503 (below), with the error body and CORS.
     return503OnClosing: false,
@@ -67,6 +77,10 @@ export async function buildApp({ records, config }: AppDeps): Promise<FastifyIns
       reply.header('connection', 'close')
       return done(new ApiError('unavailable', 'The server is shutting down; retry shortly', { headers: { 'retry-after': '1' } }))
     }
+    done()
+  })
+  if (quota !== undefined) registerQuota(app, quota, metrics)
+  app.addHook('onRequest', (req, _reply, done) => {
     if (req.url.length > MAX_URL_LENGTH) {
       return done(new ApiError('invalid_parameter', `Request URL is ${req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`, { status: 414 }))
     }
@@ -74,11 +88,11 @@ export async function buildApp({ records, config }: AppDeps): Promise<FastifyIns
   })
 
   const ctx = { records, publicBaseUrl: config.http.publicBaseUrl }
-  catalogueRoutes(app, ctx, { requestsPerMinute: 0, contact: config.publisher.contact })
+  catalogueRoutes(app, ctx, { requestsPerMinute: quota?.limit ?? 0, contact: config.publisher.contact })
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
-  healthRoutes(app, records)
+  healthRoutes(app, records, metrics)
   docsRoutes(app)
-  refuseOtherMethods(app, [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`, '/healthz', '/readyz', '/docs'])
+  refuseOtherMethods(app, [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`, '/healthz', '/readyz', '/metrics', '/docs'])
   return app
 }

@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import type { LoggerOptions } from 'pino'
+import { pino, type Logger, type LoggerOptions } from 'pino'
 
 /** A short keyed hash of an address (HMAC-SHA-256, 12 hex digits). */
 export function hashClient(address: string, key: string | Buffer): string {
@@ -21,6 +21,11 @@ export function loggerOptions(level: string, hashKey: string | undefined): Logge
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   }
+}
+
+/** The service's one logger: Fastify's request logs and the service's own events share it. */
+export function createLogger(level: string, hashKey: string | undefined): Logger {
+  return pino(loggerOptions(level, hashKey))
 }
 
 const ACCEPTED_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/

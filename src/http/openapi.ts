@@ -40,8 +40,13 @@ const jsonBody = (description: string, schema: JsonObject, headers?: JsonObject)
   ...(headers ? { headers } : {}),
   content: { 'application/json': { schema } },
 })
-const header = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema })
-const errorResponse = (description: string, headers?: JsonObject) => jsonBody(description, ref('Error'), headers)
+const header = (description: string, schema: JsonObject = { type: 'string' }, required = true) => ({ description, required, schema })
+// The IETF rate-limit fields (draft-ietf-httpapi-ratelimit-headers-10), on every counted response while a quota is enforced.
+const RATE_LIMIT_HEADERS = {
+  RateLimit: header('Remaining quota and seconds until a place frees up, e.g. `"default";r=117;t=42`.', { type: 'string' }, false),
+  'RateLimit-Policy': header('The quota: requests per window and window in seconds, e.g. `"default";q=120;w=60`.', { type: 'string' }, false),
+}
+const errorResponse = (description: string, headers?: JsonObject) => jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers })
 const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', { type: 'integer', minimum: 1, maximum: 60 })
 
 /** Statuses every operation can answer (spec §7). */
@@ -49,9 +54,9 @@ function commonResponses(): JsonObject {
   return {
     '307': {
       description: 'Not a live read: follow Location, the same address with po_live=1.',
-      headers: { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }) },
+      headers: { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }), ...RATE_LIMIT_HEADERS },
     },
-    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: header('Strong entity tag.') } },
+    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS } },
     '400': errorResponse('Invalid parameter (code invalid_parameter); the message names it.'),
     '405': errorResponse('Method refused: the API is GET only (code method_not_allowed).', {
       Allow: header('GET, HEAD, OPTIONS'),
@@ -63,7 +68,7 @@ function commonResponses(): JsonObject {
   }
 }
 
-const okHeaders = { ETag: header('Strong entity tag; send it back in If-None-Match for a 304.') }
+const okHeaders = { ETag: header('Strong entity tag; send it back in If-None-Match for a 304.'), ...RATE_LIMIT_HEADERS }
 
 function operation(operationId: string, summary: string, params: JsonObject[], ok: JsonObject, extra: JsonObject = {}): JsonObject {
   return {

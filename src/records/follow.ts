@@ -21,7 +21,12 @@ export type Follower = {
   stop(): void
 }
 
-export function followSource(source: RecordSource, records: LiveRecords, log: Pick<FastifyBaseLogger, 'info' | 'error'>): Follower {
+export function followSource(
+  source: RecordSource,
+  records: LiveRecords,
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  onRefused: () => void = () => {},
+): Follower {
   let chain: Promise<void> = Promise.resolve()
   const stop = source.watch?.(() => {
     chain = chain.then(async () => {
@@ -29,6 +34,7 @@ export function followSource(source: RecordSource, records: LiveRecords, log: Pi
         const index = await loadInto(source, records)
         log.info({ origin: source.origin, records: index.size, version: index.version }, 'records reloaded')
       } catch (err) {
+        onRefused()
         log.error({ origin: source.origin, problem: (err as Error).message }, 'records update refused; still serving the previous snapshot')
       }
     })

@@ -26,7 +26,9 @@ export class OpenApiValidator {
   template(path: string): string | undefined {
     if (!path.startsWith(this.#prefix)) return undefined
     const rest = path.slice(this.#prefix.length) || '/'
-    return Object.keys(this.doc.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(rest))
+    return Object.keys(this.doc.paths).find((t) =>
+      new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(rest),
+    )
   }
 
   /** Asserts `res` is one of the responses the document declares for its operation (or the Error body elsewhere). */
@@ -38,9 +40,16 @@ export class OpenApiValidator {
       return
     }
     const declared = this.doc.paths[template].get.responses[String(res.status)]
-    expect(declared, `status ${res.status} of GET ${template} is not declared in the OpenAPI document`).toBeDefined()
-    for (const name of Object.keys(declared.headers ?? {})) {
-      expect(res.headers.get(name), `header ${name} declared for ${res.status} of ${template}`).not.toBeNull()
+    expect(
+      declared,
+      `status ${res.status} of GET ${template} is not declared in the OpenAPI document`,
+    ).toBeDefined()
+    for (const [name, spec] of Object.entries<Json>(declared.headers ?? {})) {
+      const value = res.headers.get(name)
+      if (spec.required) expect(value, `header ${name} required for ${res.status} of ${template}`).not.toBeNull()
+      if (value !== null && spec.schema?.type === 'integer') {
+        expect(this.#ajv.validate(spec.schema, Number(value)), `header ${name}: ${value}`).toBe(true)
+      }
     }
     if (declared.content === undefined) {
       expect(res.text, `${res.status} of ${template} declares no body`).toBe('')

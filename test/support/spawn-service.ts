@@ -4,10 +4,18 @@ import { fileURLToPath } from 'node:url'
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 
-export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> }
+export type Spawned = {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  exited: Promise<number | null>
+}
 
 export function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   let err = ''
   child.stdout!.on('data', (c: Buffer) => (out += c))

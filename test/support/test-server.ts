@@ -14,7 +14,13 @@ export type TestServer = RunningServer & {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RECORDS_FILE: SMALL_FIXTURE, LOG_LEVEL: 'silent', ...env })
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RECORDS_FILE: SMALL_FIXTURE,
+    LOG_LEVEL: 'silent',
+    ...env,
+  })
   const server = await startServer(config)
   const raw = async (path: string, init: RequestInit = {}): Promise<CheckedResponse> => {
     const res = await fetch(server.url + path, { redirect: 'manual', ...init })

@@ -1,0 +1,40 @@
+/**
+ * The quota's client key (CONTRACT.md "Quota"): the connection's address, an IPv4-mapped IPv6
+ * address as its IPv4 address, and an IPv6 address by its /64 — one subscriber usually holds a
+ * whole /64, so keying by full address would hand each of them 2^64 budgets.
+ */
+import ipaddr from 'ipaddr.js'
+
+export function clientKey(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown'
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    parsed = ipaddr.parse(address.split('%', 1)[0]!) // drop an IPv6 zone id
+  } catch {
+    return `raw:${address}`
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString()
+  const v6 = parsed as ipaddr.IPv6
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString()
+  const [a, b, c, d] = v6.parts
+  return `${[a, b, c, d].map((p) => p!.toString(16)).join(':')}::/64`
+}
+
+/** Parses TRUST_PROXY: comma-separated addresses or CIDR ranges. Throws naming the bad entry. */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? isCidr(entry) : ipaddr.isValid(entry)
+    if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
+  }
+  return entries
+}
+
+function isCidr(entry: string): boolean {
+  try {
+    ipaddr.parseCIDR(entry)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The default quota store: a sliding log per client in this process. Exact: a request is accepted
+ * when fewer than `limit` accepted requests are younger than `windowMs`.
+ *
+ * Memory: a key's log is a growable Float64Array ring (8 bytes per counted request) and keys are
+ * kept in a Map in order of last activity, so a sweep drops idle clients from its head in time
+ * proportional to what it drops. docs/operations.md states the measured bound for 1 million clients.
+ */
+import { secondsUntilExpiry, type Decision, type RateLimitStore } from './store.js'
+
+/** One client's accepted timestamps, oldest first, in a ring buffer. */
+class SlidingLog {
+  times = new Float64Array(2)
+  start = 0
+  size = 0
+
+  /** Drops timestamps at or before `cutoff` (they left the window). */
+  expire(cutoff: number): void {
+    while (this.size > 0 && this.times[this.start]! <= cutoff) {
+      this.start = (this.start + 1) % this.times.length
+      this.size--
+    }
+  }
+
+  oldest(): number {
+    return this.times[this.start]!
+  }
+
+  newest(): number {
+    return this.times[(this.start + this.size - 1) % this.times.length]!
+  }
+
+  push(time: number): void {
+    if (this.size === this.times.length) {
+      const grown = new Float64Array(this.times.length * 2)
+      for (let i = 0; i < this.size; i++) grown[i] = this.times[(this.start + i) % this.times.length]!
+      this.times = grown
+      this.start = 0
+    }
+    this.times[(this.start + this.size) % this.times.length] = time
+    this.size++
+  }
+}
+
+export type MemoryStoreOptions = {
+  /** Clock in milliseconds; injectable for tests. Default Date.now. */
+  now?: () => number
+  /** How often idle clients are forgotten, in ms. Default 10 000. */
+  sweepIntervalMs?: number
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly kind = 'memory'
+  readonly #logs = new Map<string, SlidingLog>()
+  readonly #now: () => number
+  readonly #sweepIntervalMs: number
+  #lastSweep: number
+  #windowMs = 60_000
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#now = options.now ?? Date.now
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? 10_000
+    this.#lastSweep = this.#now()
+  }
+
+  /** Number of clients currently remembered. */
+  get size(): number {
+    return this.#logs.size
+  }
+
+  take(key: string, limit: number, windowMs: number): Decision {
+    const now = this.#now()
+    this.#windowMs = windowMs
+    if (now - this.#lastSweep >= this.#sweepIntervalMs) this.sweep(now)
+    let log = this.#logs.get(key)
+    if (log === undefined) log = new SlidingLog()
+    else this.#logs.delete(key) // re-inserted below: the Map stays ordered by last activity
+    this.#logs.set(key, log)
+    log.expire(now - windowMs)
+    if (log.size >= limit) {
+      return { allowed: false, remaining: 0, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
+    }
+    log.push(now)
+    return { allowed: true, remaining: limit - log.size, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
+  }
+
+  /** Forgets clients with nothing left in the window. Idle clients sit at the head of the Map. */
+  sweep(now = this.#now()): void {
+    this.#lastSweep = now
+    const cutoff = now - this.#windowMs
+    for (const [key, log] of this.#logs) {
+      if (log.size > 0 && log.newest() > cutoff) break
+      this.#logs.delete(key)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#logs.clear()
+  }
+}
