@@ -15,7 +15,12 @@ export async function runServe(args: string[]): Promise<number> {
   let flags: Record<string, string | boolean | undefined>
   try {
     const options = Object.fromEntries(SETTING_NAMES.map((n) => [flagName(n), { type: 'string' as const }]))
-    flags = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values
+    flags = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }).values
   } catch (err) {
     process.stderr.write(`reference-records serve: ${(err as Error).message}\n\n${usage()}`)
     return 2

@@ -16,7 +16,13 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const OPERATIONS = ['/api/v1/', '/api/v1', '/api/v1/facts', `/api/v1/facts/${fact.id}`, '/api/v1/openapi.json']
+const OPERATIONS = [
+  '/api/v1/',
+  '/api/v1',
+  '/api/v1/facts',
+  `/api/v1/facts/${fact.id}`,
+  '/api/v1/openapi.json',
+]
 
 describe('live-read redirect (po_live)', () => {
   it.each(OPERATIONS)('GET %s without po_live is a cacheable 307 to the live read', async (path) => {
@@ -32,7 +38,12 @@ describe('live-read redirect (po_live)', () => {
     expect((await server.get('/api/v1/facts?')).headers.get('location')).toBe('/api/v1/facts?po_live=1')
   })
   it('redirects before any other check: the error comes on the live read', async () => {
-    for (const path of ['/api/v1/facts?limit=999', '/api/v1/facts/not-an-id', '/api/v1/facts?q=%ZZ', '/api/v1/facts/fait-0000000000000000']) {
+    for (const path of [
+      '/api/v1/facts?limit=999',
+      '/api/v1/facts/not-an-id',
+      '/api/v1/facts?q=%ZZ',
+      '/api/v1/facts/fait-0000000000000000',
+    ]) {
       const res = await server.get(path)
       expect(res.status, path).toBe(307)
       const live = await server.get(res.headers.get('location')!)
@@ -46,7 +57,9 @@ describe('live-read redirect (po_live)', () => {
     expect(live.body.total).toBe(3)
   })
   it('never builds the Location from Host or X-Forwarded-Host', async () => {
-    const res = await server.get('/api/v1/facts', { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } })
+    const res = await server.get('/api/v1/facts', {
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    })
     expect(res.headers.get('location')).toBe('/api/v1/facts?po_live=1')
   })
   it.each([
@@ -83,8 +96,26 @@ describe('GET /api/v1/ (getCatalogue)', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
       version: '1.4.0',
-      records: { total: 13, by_kind: { fact: 3, expertise: 1, organization: 1, offer: 1, person: 1, article: 1, lesson: 3, page: 1, tool: 1 } },
-      links: { search: '/api/v1/facts', record: '/api/v1/facts/{id}', openapi: '/api/v1/openapi.json', docs: '/docs' },
+      records: {
+        total: 13,
+        by_kind: {
+          fact: 3,
+          expertise: 1,
+          organization: 1,
+          offer: 1,
+          person: 1,
+          article: 1,
+          lesson: 3,
+          page: 1,
+          tool: 1,
+        },
+      },
+      links: {
+        search: '/api/v1/facts',
+        record: '/api/v1/facts/{id}',
+        openapi: '/api/v1/openapi.json',
+        docs: '/docs',
+      },
       limits: { max_limit: 50, max_offset: 10000, max_q_length: 300 },
       reuse: { contact: 'contact@code-et-conduite.example' },
     })
@@ -110,7 +141,9 @@ describe('GET /api/v1/facts (searchFacts)', () => {
     expect(res.body.results).toHaveLength(10)
   })
   it('searches with accents, elisions and filters', async () => {
-    const res = await server.get(`/api/v1/facts?q=${encodeURIComponent("l'ALCOOLÉMIE")}&kind=fact&region=france&po_live=1`)
+    const res = await server.get(
+      `/api/v1/facts?q=${encodeURIComponent("l'ALCOOLÉMIE")}&kind=fact&region=france&po_live=1`,
+    )
     expect(res.body.results.map((r: Fact) => r.id)).toEqual([records[1]!.id])
   })
   it('pages through everything', async () => {
@@ -138,7 +171,10 @@ describe('GET /api/v1/facts/{id} (getFact)', () => {
   it('answers an unknown well-formed id with 404 naming it', async () => {
     const res = await server.get('/api/v1/facts/fait-0000000000000000?po_live=1')
     expect(res.status).toBe(404)
-    expect(res.body.error).toEqual({ code: 'not_found', message: 'No record with id "fait-0000000000000000"; search with /api/v1/facts' })
+    expect(res.body.error).toEqual({
+      code: 'not_found',
+      message: 'No record with id "fait-0000000000000000"; search with /api/v1/facts',
+    })
   })
 })
 
@@ -152,32 +188,36 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.paths['/facts/{id}'].get.operationId).toBe('getFact')
     expect(doc.components.securitySchemes).toBeUndefined()
     for (const status of ['200', '307', '400', '405', '429', '503']) {
-      for (const path of Object.keys(doc.paths)) expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
+      for (const path of Object.keys(doc.paths))
+        expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
     }
     expect(doc.paths['/facts/{id}'].get.responses['404']).toBeDefined()
   })
 })
 
 describe('ETag and 304', () => {
-  it.each([`/api/v1/facts/${fact.id}?po_live=1`, '/api/v1/facts?q=conduite&po_live=1', '/api/v1/?po_live=1', '/api/v1/openapi.json?po_live=1'])(
-    '%s: a re-read with the ETag is a 304 without body',
-    async (path) => {
-      const first = await server.get(path)
-      const etag = first.headers.get('etag')!
-      expect(etag).toMatch(/^"[^"]+"$/) // strong
-      expect(first.headers.get('cache-control')).toBe('no-cache')
-      for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-        const again = await server.get(path, { headers: { 'if-none-match': header } })
-        expect(again.status, header).toBe(304)
-        expect(again.text).toBe('')
-        expect(again.headers.get('etag')).toBe(etag)
-        expect(again.headers.get('access-control-allow-origin')).toBe('*')
-      }
-      expect((await server.get(path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200)
-    },
-  )
+  it.each([
+    `/api/v1/facts/${fact.id}?po_live=1`,
+    '/api/v1/facts?q=conduite&po_live=1',
+    '/api/v1/?po_live=1',
+    '/api/v1/openapi.json?po_live=1',
+  ])('%s: a re-read with the ETag is a 304 without body', async (path) => {
+    const first = await server.get(path)
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[^"]+"$/) // strong
+    expect(first.headers.get('cache-control')).toBe('no-cache')
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await server.get(path, { headers: { 'if-none-match': header } })
+      expect(again.status, header).toBe(304)
+      expect(again.text).toBe('')
+      expect(again.headers.get('etag')).toBe(etag)
+      expect(again.headers.get('access-control-allow-origin')).toBe('*')
+    }
+    expect((await server.get(path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200)
+  })
   it('gives different searches different ETags, and equivalent ones the same', async () => {
-    const etag = async (q: string) => (await server.get(`/api/v1/facts?q=${encodeURIComponent(q)}&po_live=1`)).headers.get('etag')
+    const etag = async (q: string) =>
+      (await server.get(`/api/v1/facts?q=${encodeURIComponent(q)}&po_live=1`)).headers.get('etag')
     expect(await etag('Alcoolémie')).toBe(await etag("l'alcoolemie"))
     expect(await etag('alcoolemie')).not.toBe(await etag('conduite'))
   })
@@ -189,17 +229,26 @@ describe('CORS', () => {
     ['307', '/api/v1/facts'],
     ['400', '/api/v1/facts?limit=0&po_live=1'],
     ['404', '/api/v1/nope'],
-  ])('allows every origin on a %s, without credentials, exposing the headers clients need', async (_status, path) => {
-    const res = await server.get(path, { headers: { origin: 'https://reuser.example' } })
-    expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    expect(res.headers.get('access-control-allow-credentials')).toBeNull()
-    const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/)
-    expect(exposed).toEqual(expect.arrayContaining(['retry-after', 'etag', 'ratelimit', 'ratelimit-policy']))
-  })
+  ])(
+    'allows every origin on a %s, without credentials, exposing the headers clients need',
+    async (_status, path) => {
+      const res = await server.get(path, { headers: { origin: 'https://reuser.example' } })
+      expect(res.headers.get('access-control-allow-origin')).toBe('*')
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull()
+      const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/)
+      expect(exposed).toEqual(
+        expect.arrayContaining(['retry-after', 'etag', 'ratelimit', 'ratelimit-policy']),
+      )
+    },
+  )
   it('answers a preflight with 204', async () => {
     const res = await server.raw('/api/v1/facts', {
       method: 'OPTIONS',
-      headers: { origin: 'https://reuser.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://reuser.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
@@ -209,16 +258,23 @@ describe('CORS', () => {
 })
 
 describe('methods', () => {
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('refuses %s on every API path with 405, Allow and the error body', async (method) => {
-    for (const path of [...OPERATIONS, '/api/v1/facts/anything']) {
-      const res = await server.raw(path, { method, body: method === 'DELETE' ? undefined : '<x/>', headers: { 'content-type': 'application/xml' } })
-      expect(res.status, `${method} ${path}`).toBe(405)
-      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
-      expect(res.headers.get('access-control-allow-origin')).toBe('*')
-      expect(res.body.error.code).toBe('method_not_allowed')
-      server.validator.check({ ...res, path: '/api/v1/facts' })
-    }
-  })
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+    'refuses %s on every API path with 405, Allow and the error body',
+    async (method) => {
+      for (const path of [...OPERATIONS, '/api/v1/facts/anything']) {
+        const res = await server.raw(path, {
+          method,
+          body: method === 'DELETE' ? undefined : '<x/>',
+          headers: { 'content-type': 'application/xml' },
+        })
+        expect(res.status, `${method} ${path}`).toBe(405)
+        expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+        expect(res.headers.get('access-control-allow-origin')).toBe('*')
+        expect(res.body.error.code).toBe('method_not_allowed')
+        server.validator.check({ ...res, path: '/api/v1/facts' })
+      }
+    },
+  )
   it('answers an unknown path with 404 whatever the method', async () => {
     for (const method of ['GET', 'POST']) {
       const res = await server.raw('/api/v2/facts', { method })
@@ -226,14 +282,23 @@ describe('methods', () => {
       expect(res.body).toEqual({ error: { code: 'not_found', message: 'No such path: /api/v2/facts' } })
     }
   })
-  it.each([`/api/v1/facts/${fact.id}?po_live=1`, '/api/v1/facts?q=conduite&po_live=1', '/api/v1/facts'])('HEAD %s: GET headers, no body', async (path) => {
-    const [head, get] = await Promise.all([server.raw(path, { method: 'HEAD' }), server.raw(path)])
-    expect(head.status).toBe(get.status)
-    expect(head.text).toBe('')
-    for (const name of ['content-type', 'content-length', 'etag', 'location', 'access-control-allow-origin']) {
-      expect(head.headers.get(name), name).toBe(get.headers.get(name))
-    }
-  })
+  it.each([`/api/v1/facts/${fact.id}?po_live=1`, '/api/v1/facts?q=conduite&po_live=1', '/api/v1/facts'])(
+    'HEAD %s: GET headers, no body',
+    async (path) => {
+      const [head, get] = await Promise.all([server.raw(path, { method: 'HEAD' }), server.raw(path)])
+      expect(head.status).toBe(get.status)
+      expect(head.text).toBe('')
+      for (const name of [
+        'content-type',
+        'content-length',
+        'etag',
+        'location',
+        'access-control-allow-origin',
+      ]) {
+        expect(head.headers.get(name), name).toBe(get.headers.get(name))
+      }
+    },
+  )
 })
 
 describe('bad input is a 4xx with the error body, never a 5xx', () => {
@@ -267,19 +332,25 @@ describe('bad input is a 4xx with the error body, never a 5xx', () => {
     const res = await server.get(`/api/v1/facts?q=${encodeURIComponent('🚗'.repeat(300))}&po_live=1`)
     expect(res.status).toBe(200)
   })
-  it.each(['fait-123', 'FAIT-0123456789ABCDEF', 'fait-0123456789abcdef0', 'lesson-0123456789abcdef', '%00', 'x'.repeat(900)])(
-    'getFact with malformed id %s',
-    async (id) => {
-      const res = await server.get(`/api/v1/facts/${id}?po_live=1`)
-      expect(res.status).toBe(400)
-      expect(res.body.error.message).toMatch(/^Path parameter "id" must be a prefix/)
-    },
-  )
+  it.each([
+    'fait-123',
+    'FAIT-0123456789ABCDEF',
+    'fait-0123456789abcdef0',
+    'lesson-0123456789abcdef',
+    '%00',
+    'x'.repeat(900),
+  ])('getFact with malformed id %s', async (id) => {
+    const res = await server.get(`/api/v1/facts/${id}?po_live=1`)
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/^Path parameter "id" must be a prefix/)
+  })
   it('refuses parameters on operations that take none', async () => {
     for (const path of ['/api/v1/', `/api/v1/facts/${fact.id}`, '/api/v1/openapi.json']) {
       const res = await server.get(`${path}?po_live=1&q=x`)
       expect(res.status).toBe(400)
-      expect(res.body.error.message).toBe('Unknown query parameter "q"; the only parameter allowed here is po_live')
+      expect(res.body.error.message).toBe(
+        'Unknown query parameter "q"; the only parameter allowed here is po_live',
+      )
     }
   })
   it('answers invalid percent-encoding in the path with 400', async () => {
@@ -319,8 +390,14 @@ describe('operational endpoints', () => {
   })
   it('sets a request id, keeping a sane one given by the caller', async () => {
     expect((await server.raw('/healthz')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
-    expect((await server.raw('/healthz', { headers: { 'x-request-id': 'trace-42' } })).headers.get('x-request-id')).toBe('trace-42')
-    expect((await server.raw('/healthz', { headers: { 'x-request-id': 'bad id\u00e9' } })).headers.get('x-request-id')).not.toMatch(/bad/)
+    expect(
+      (await server.raw('/healthz', { headers: { 'x-request-id': 'trace-42' } })).headers.get('x-request-id'),
+    ).toBe('trace-42')
+    expect(
+      (await server.raw('/healthz', { headers: { 'x-request-id': 'bad id\u00e9' } })).headers.get(
+        'x-request-id',
+      ),
+    ).not.toMatch(/bad/)
   })
 })
 

@@ -13,6 +13,8 @@ it('has no lint errors or warnings under the recommended ruleset', async () => {
   const res = await server.get('/api/v1/openapi.json?po_live=1')
   const config = await createConfig({ extends: ['recommended-strict'] })
   const problems = await lintFromString({ source: res.text, absoluteRef: 'openapi.json', config })
-  const summary = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)
+  const summary = problems.map(
+    (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`,
+  )
   expect(summary).toEqual([])
 })

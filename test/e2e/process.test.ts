@@ -42,7 +42,9 @@ describe('reference-records serve', () => {
     expect(response).toMatch(/^HTTP\/1\.1 503 /)
     expect(response).toMatch(/access-control-allow-origin: \*/i)
     expect(response).toMatch(/retry-after: 1/i)
-    expect(response).toMatch(/\{"error":\{"code":"unavailable","message":"The server is shutting down; retry shortly"\}\}$/)
+    expect(response).toMatch(
+      /\{"error":\{"code":"unavailable","message":"The server is shutting down; retry shortly"\}\}$/,
+    )
   })
 
   it('writes JSON logs with a request id and no client address in clear', async () => {
@@ -51,7 +53,11 @@ describe('reference-records serve', () => {
     await fetch(`${url}/api/v1/facts?po_live=1`, { headers: { 'x-request-id': 'log-test-1' } })
     service.child.kill('SIGTERM')
     await service.exited
-    const lines = service.stdout().trim().split('\n').map((l) => JSON.parse(l))
+    const lines = service
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const completed = lines.find((l) => l.reqId === 'log-test-1' && l.res)
     expect(completed).toMatchObject({ level: 30, res: { statusCode: 200 } })
     const incoming = lines.find((l) => l.reqId === 'log-test-1' && l.req)
@@ -66,7 +72,9 @@ describe('reference-records serve', () => {
     writeFileSync(file, JSON.stringify(records))
     const service = serve({ RECORDS_FILE: file })
     expect(await service.exited).toBe(1)
-    expect(service.stderr()).toMatch(/records: file:.*records\.json: 1 problem\(s\), nothing loaded\n {2}record 7 \(id "page-[0-9a-f]{16}"\): field "verified_at": Invalid ISO date/)
+    expect(service.stderr()).toMatch(
+      /records: file:.*records\.json: 1 problem\(s\), nothing loaded\n {2}record 7 \(id "page-[0-9a-f]{16}"\): field "verified_at": Invalid ISO date/,
+    )
     expect(service.stdout()).not.toMatch(/Server listening/)
   })
 

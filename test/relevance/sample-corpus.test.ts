@@ -8,7 +8,8 @@ import { FileRecordSource } from '../../src/records/file-source.js'
 import { RecordIndex, toSearchQuery } from '../../src/search/record-index.js'
 
 const index = new RecordIndex(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
-const search = (q: string) => index.search(toSearchQuery({ q, limit: 50, offset: 0 })).results.map((e) => e.record.id)
+const search = (q: string) =>
+  index.search(toSearchQuery({ q, limit: 50, offset: 0 })).results.map((e) => e.record.id)
 
 describe('sample corpus relevance', () => {
   it.each([

@@ -19,6 +19,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     RECORDS_FILE: SMALL_FIXTURE,
     LOG_LEVEL: 'silent',
+    // A quota high enough never to refuse: its headers are on every response without limiting the suite.
+    RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   })
   const server = await startServer(config)
