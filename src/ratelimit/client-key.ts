@@ -24,16 +24,19 @@ export function clientKey(address: string | undefined): string {
 export function parseTrustedProxies(value: string): string[] {
   const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
   for (const entry of entries) {
-    const valid = entry.includes('/') ? isCidr(entry) : ipaddr.isValid(entry)
+    const valid = entry.includes('/') ? isCidr(entry) : isAddress(entry)
     if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
   }
   return entries
 }
 
+// ipaddr.isValid also takes legacy IPv4 forms ("2" is 0.0.0.2): a typo must not silently trust an address.
+const isAddress = (s: string) => ipaddr.IPv4.isValidFourPartDecimal(s) || ipaddr.IPv6.isValid(s)
+
 function isCidr(entry: string): boolean {
   try {
     ipaddr.parseCIDR(entry)
-    return true
+    return isAddress(entry.slice(0, entry.lastIndexOf('/')))
   } catch {
     return false
   }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { clientKey, parseTrustedProxies } from './client-key.js'
+
+describe('clientKey', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2:ffff::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    [undefined, 'unknown'],
+  ])('%s → %s', (address, key) => expect(clientKey(address)).toBe(key))
+})
+
+describe('parseTrustedProxies', () => {
+  it('accepts addresses and CIDR ranges', () => {
+    expect(parseTrustedProxies('10.0.0.0/8, 127.0.0.1,::1, fd00::/8')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8'])
+  })
+  it.each(['2', 'loopback', '10.0.0.0/33', '10.0.0.300'])('refuses %s, naming it', (value) => {
+    expect(() => parseTrustedProxies(value)).toThrow(`"${value}" is not an IP address or CIDR range`)
+  })
+})

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { MemoryRateLimitStore } from './memory-store.js'
+import { describeRateLimitStore } from './store.contract.js'
+
+describeRateLimitStore('memory', async (clock) => new MemoryRateLimitStore({ now: () => clock.now }))
+
+describe('MemoryRateLimitStore memory', () => {
+  it('forgets clients once nothing of theirs is left in the window', () => {
+    const clock = { now: 0 }
+    const store = new MemoryRateLimitStore({ now: () => clock.now, sweepIntervalMs: 1_000 })
+    for (let i = 0; i < 1_000; i++) store.take(`c${i}`, 120, 60_000)
+    clock.now = 30_000
+    store.take('late', 120, 60_000)
+    expect(store.size).toBe(1_001)
+    clock.now = 60_000 // the first thousand leave the window; the late client stays
+    store.take('late', 120, 60_000)
+    expect(store.size).toBe(1)
+  })
+  it('grows a busy client log beyond its initial size and keeps it exact', () => {
+    const clock = { now: 0 }
+    const store = new MemoryRateLimitStore({ now: () => clock.now })
+    for (let i = 0; i < 500; i++) {
+      expect(store.take('busy', 500, 60_000).allowed).toBe(true)
+      clock.now += 10
+    }
+    expect(store.take('busy', 500, 60_000)).toEqual({ allowed: false, remaining: 0, resetSeconds: 55 })
+  })
+})
