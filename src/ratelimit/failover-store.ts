@@ -36,10 +36,17 @@ export class FailoverRateLimitStore implements RateLimitStore {
       this.#degrade(`redis connection is ${this.primary.redis.status}`)
       return this.fallback.take(key, limit, windowMs)
     }
-    return this.primary.take(key, limit, windowMs).catch((err: Error) => {
-      this.#degrade(err.message)
-      return this.fallback.take(key, limit, windowMs)
-    })
+    return this.primary.take(key, limit, windowMs).then(
+      (decision) => {
+        // A timeout degrades without the connection dropping, so no 'ready' event follows: an answer ends it.
+        if (this.#degraded) this.#recover()
+        return decision
+      },
+      (err: Error) => {
+        this.#degrade(err.message)
+        return this.fallback.take(key, limit, windowMs)
+      },
+    )
   }
 
   #degrade(reason: string): void {
