@@ -2,7 +2,7 @@
  * Builds the HTTP application (never listens): the API under /api/v1, operational endpoints, CORS,
  * the error body on every failure. `main.ts` composes it with a record source and listens.
  */
-import cors from '@fastify/cors'
+import cors, { type FastifyCorsOptions } from '@fastify/cors'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
@@ -10,7 +10,10 @@ import { ApiError } from '../errors.js'
 import type { Metrics } from '../metrics.js'
 import { registerQuota } from '../ratelimit/plugin.js'
 import type { Quota } from '../ratelimit/quota.js'
+import { isMcpPath, mcpRoutes, MCP_PATH } from '../mcp/http.js'
+import { LocalRecordReader } from '../mcp/reader.js'
 import type { LiveRecords } from '../records/live-records.js'
+import { PACKAGE_VERSION } from '../version.js'
 import { handleClientError } from './client-errors.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
 import { requestId } from './logging.js'
@@ -58,13 +61,22 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
 
   registerErrorHandlers(app)
   // Public CORS on every response, errors included; hook onRequest so it is set before anything can refuse.
-  await app.register(cors, {
+  // /mcp also takes POST (JSON-RPC) and the MCP request headers; the API is GET-only.
+  const corsBase = {
     origin: '*',
-    methods: ['GET', 'HEAD', 'OPTIONS'],
-    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
     maxAge: 86_400,
     strictPreflight: false,
-  })
+  }
+  const apiCors = { ...corsBase, methods: ['GET', 'HEAD', 'OPTIONS'] }
+  const mcpCors = {
+    ...corsBase,
+    methods: ['POST', 'GET', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID', 'X-Request-Id'],
+  }
+  await app.register(cors, () => (req: { url?: string }, callback: (err: Error | null, options: FastifyCorsOptions) => void) =>
+    callback(null, isMcpPath(req.url ?? '') ? mcpCors : apiCors),
+  )
   let draining = false
   app.addHook('preClose', (done) => {
     draining = true
@@ -88,11 +100,14 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
   })
 
   const ctx = { records, publicBaseUrl: config.http.publicBaseUrl }
-  catalogueRoutes(app, ctx, { requestsPerMinute: quota?.limit ?? 0, contact: config.publisher.contact })
+  const catalogueOptions = { requestsPerMinute: quota?.limit ?? 0, contact: config.publisher.contact, mcpPath: MCP_PATH }
+  catalogueRoutes(app, ctx, catalogueOptions)
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   healthRoutes(app, records, metrics)
   docsRoutes(app)
+  await mcpRoutes(app, new LocalRecordReader(records, { ...catalogueOptions, publicBaseUrl: ctx.publicBaseUrl }), PACKAGE_VERSION)
+  refuseOtherMethods(app, [MCP_PATH], { served: ['POST', 'GET', 'HEAD', 'DELETE', 'OPTIONS'], allow: 'POST, OPTIONS' })
   refuseOtherMethods(app, [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`, '/healthz', '/readyz', '/metrics', '/docs'])
   return app
 }

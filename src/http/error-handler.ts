@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, toErrorBody, type ErrorCode } from '../errors.js'
+import { isMcpPath } from '../mcp/http.js'
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   404: 'not_found',
@@ -20,11 +21,33 @@ export function toApiError(err: unknown): ApiError | undefined {
   return new ApiError(CODE_BY_STATUS[status] ?? 'invalid_parameter', (err as Error).message, { status })
 }
 
+// JSON-RPC's implementation-defined server error; `data` says what happened and how long to wait.
+const JSON_RPC_SERVER_ERROR = -32000
+
+/**
+ * On /mcp an error raised before the SDK sees the request (quota, method, shutdown) is a JSON-RPC
+ * error: MCP clients show the body's text to the model ("Error POSTing to endpoint: …"), so the
+ * message carries the wait, while HTTP infrastructure still sees the status and Retry-After.
+ */
+function toJsonRpcError(err: ApiError) {
+  const retryAfter = err.headers['retry-after']
+  return {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: JSON_RPC_SERVER_ERROR,
+      message: err.message,
+      data: { status: err.status, code: err.code, ...(retryAfter ? { retry_after_seconds: Number(retryAfter) } : {}) },
+    },
+  }
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value)
   // A 304/200's validators must not stick to an error.
   reply.removeHeader('etag')
-  return reply.code(err.status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(toErrorBody(err))
+  const body = isMcpPath(reply.request.url) ? toJsonRpcError(err) : toErrorBody(err)
+  return reply.code(err.status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {

@@ -1,0 +1,108 @@
+/**
+ * The MCP server: three read-only tools and the records as resources, over any RecordReader. A fresh
+ * instance is built per HTTP request (stateless serving) or per stdio connection; building one is
+ * cheap because the schemas below are built once.
+ */
+import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server'
+import { z } from 'zod'
+import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../http/schemas.js'
+import { FactSchema, RecordIdSchema } from '../records/record.js'
+import type { RecordReader } from './reader.js'
+import { renderCatalogue, renderRecord, renderSearch } from './render.js'
+
+export const MCP_SERVER_NAME = 'reference-records'
+/** Resource URIs: one record per id, and the catalogue. */
+export const RECORD_URI_TEMPLATE = 'reference-records://facts/{id}'
+export const CATALOGUE_URI = 'reference-records://catalogue'
+/** Records listed by resources/list; beyond that, clients search (the tools) or read by id. */
+export const MAX_LISTED_RESOURCES = 1_000
+
+const { q, kind, region, limit, offset } = SearchParamsSchema.shape
+// The same parameter schemas as the HTTP API, so validation and semantics cannot differ.
+const SearchInput = z.object({ q, kind, region, limit, offset })
+const GetInput = z.object({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') })
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
+
+const text = (value: string) => [{ type: 'text' as const, text: value }]
+
+export function createMcpServer(reader: RecordReader, version: string): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version },
+    {
+      instructions:
+        'Public records of a French driving-licence training website. Official rules (kind "fact") carry their legal ' +
+        'sources and verification date; keep them distinct from lessons, method and offers, and link to the record url when quoting.',
+    },
+  )
+
+  server.registerTool(
+    'search_facts',
+    {
+      title: 'Search records',
+      description:
+        'Search the records (French). Every significant word of q must appear; accents and case are ignored. ' +
+        'Filter by kind (fact = official rule, lesson, expertise, offer, …) and region; page with limit (1–50) and offset.',
+      inputSchema: SearchInput,
+      outputSchema: SearchEnvelopeSchema,
+      annotations: { title: 'Search records', ...READ_ONLY },
+    },
+    async (args) => {
+      const page = await reader.search(args)
+      return { content: text(renderSearch(page)), structuredContent: page }
+    },
+  )
+
+  server.registerTool(
+    'get_fact',
+    {
+      title: 'Read one record',
+      description: 'Read one record by id, with its text, link, sources and verification date. Use search_facts first if you do not know the id.',
+      inputSchema: GetInput,
+      outputSchema: FactSchema,
+      annotations: { title: 'Read one record', ...READ_ONLY },
+    },
+    async ({ id }) => {
+      const record = await reader.get(id)
+      // A missing record is a result the model can act on, not a protocol error; no structuredContent on errors.
+      if (record === undefined) return { isError: true, content: text(`No record with id "${id}". Find ids with search_facts.`) }
+      return { content: text(renderRecord(record)), structuredContent: record }
+    },
+  )
+
+  server.registerTool(
+    'get_catalogue',
+    {
+      title: 'Describe the records',
+      description: 'What the records cover: counts per kind, limits, links and reuse conditions.',
+      inputSchema: z.object({}),
+      outputSchema: CatalogueSchema,
+      annotations: { title: 'Describe the records', ...READ_ONLY },
+    },
+    async () => {
+      const catalogue = await reader.catalogue()
+      return { content: text(renderCatalogue(catalogue)), structuredContent: catalogue }
+    },
+  )
+
+  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, {
+    list: async () => ({
+      resources: (await reader.list(MAX_LISTED_RESOURCES)).map((r) => ({
+        uri: RECORD_URI_TEMPLATE.replace('{id}', r.id),
+        name: r.id,
+        title: r.title,
+        description: r.description,
+        mimeType: 'application/json',
+      })),
+    }),
+  })
+  server.registerResource('record', recordTemplate, { title: 'A record', mimeType: 'application/json' }, async (uri, variables) => {
+    const id = String(variables.id)
+    const record = RecordIdSchema.safeParse(id).success ? await reader.get(id) : undefined
+    if (record === undefined) throw new ResourceNotFoundError(uri.href)
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(record) }] }
+  })
+  server.registerResource('catalogue', CATALOGUE_URI, { title: 'The catalogue', mimeType: 'application/json' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await reader.catalogue()) }],
+  }))
+  return server
+}
