@@ -19,8 +19,8 @@ export const MAX_LISTED_RESOURCES = 1_000
 
 const { q, kind, region, limit, offset } = SearchParamsSchema.shape
 // The same parameter schemas as the HTTP API, so validation and semantics cannot differ.
-const SearchInput = z.object({ q, kind, region, limit, offset })
-const GetInput = z.object({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') })
+const SearchInput = z.strictObject({ q, kind, region, limit, offset }) // unknown arguments are refused, as on the API
+const GetInput = z.strictObject({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') })
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
 
 const text = (value: string) => [{ type: 'text' as const, text: value }]
@@ -74,7 +74,7 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
     {
       title: 'Describe the records',
       description: 'What the records cover: counts per kind, limits, links and reuse conditions.',
-      inputSchema: z.object({}),
+      inputSchema: z.strictObject({}),
       outputSchema: CatalogueSchema,
       annotations: { title: 'Describe the records', ...READ_ONLY },
     },

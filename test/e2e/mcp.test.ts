@@ -1,0 +1,257 @@
+/**
+ * The MCP server with real SDK clients: the current SDK (v2) in both protocol eras, the v1 SDK's
+ * client (2025 initialize handshake), over HTTP and over stdio (spawned process); quota sharing.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI } from '../support/spawn-service.js'
+import { SMALL_FIXTURE, startTestServer, type TestServer } from '../support/test-server.js'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
+const ajv = new Ajv2020({ strict: false })
+addFormats(ajv)
+
+type AnyClient = {
+  connect(t: unknown): Promise<void>
+  close(): Promise<void>
+  listTools(): Promise<{ tools: any[] }>
+  callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<any>
+  readResource(p: { uri: string }): Promise<any>
+  listResources(): Promise<{ resources: any[] }>
+  listResourceTemplates(): Promise<{ resourceTemplates: any[] }>
+}
+
+const FACT_ID = 'fait-fab1ae2fa3566c3d' // the probationary alcohol rule of the fixture
+
+/** The same checks for every client and transport. */
+function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
+  describe(name, () => {
+    let client: AnyClient
+    beforeAll(async () => {
+      client = await connect()
+    })
+    afterAll(() => client?.close())
+
+    it('lists three read-only tools with output schemas', async () => {
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_catalogue', 'get_fact', 'search_facts'])
+      for (const tool of tools) {
+        expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
+        expect(tool.outputSchema?.type).toBe('object')
+      }
+      const search = tools.find((t) => t.name === 'search_facts')!
+      expect(search.inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 })
+    })
+
+    it('calls each tool; structured outputs validate against the declared output schemas', async () => {
+      const { tools } = await client.listTools()
+      const schemaOf = (tool: string) => tools.find((t) => t.name === tool)!.outputSchema
+      const calls: [string, Record<string, unknown>][] = [
+        ['search_facts', { q: "l'alcoolémie", kind: 'fact' }],
+        ['get_fact', { id: FACT_ID }],
+        ['get_catalogue', {}],
+      ]
+      for (const [tool, args] of calls) {
+        const result = await client.callTool({ name: tool, arguments: args })
+        expect(result.isError, tool).toBeFalsy()
+        const valid = ajv.validate(schemaOf(tool), result.structuredContent)
+        expect(valid, `${tool}: ${ajv.errorsText()}`).toBe(true)
+        expect(result.content[0].type).toBe('text')
+      }
+      const search = await client.callTool({ name: 'search_facts', arguments: { q: "l'alcoolémie", kind: 'fact' } })
+      expect(search.structuredContent.results.map((r: { id: string }) => r.id)).toEqual([FACT_ID])
+    })
+
+    it('renders an official rule with its link, sources, verification date and attribution', async () => {
+      const result = await client.callTool({ name: 'get_fact', arguments: { id: FACT_ID } })
+      const text: string = result.content[0].text
+      expect(text).toMatch(/^# Taux d'alcoolémie du permis probatoire/)
+      expect(text).toContain('Kind: Official rule')
+      expect(text).toContain('Link: https://code-et-conduite.example/alcoolemie-permis-probatoire')
+      expect(text).toMatch(/Official sources:\n {2}- Code de la route, article R234-1 <https:\/\/www\.legifrance\.gouv\.fr\//)
+      expect(text).toContain('Verified against the official text on 2026-09-15')
+      expect(text).toContain('Attribution: « Taux d\'alcoolémie du permis probatoire », https://code-et-conduite.example/alcoolemie-permis-probatoire')
+      const lesson = await client.callTool({ name: 'search_facts', arguments: { q: 'priorité droite' } })
+      expect(lesson.content[0].text).toContain('Lesson (explanation, not an official rule)')
+    })
+
+    it('answers bad arguments with a tool error naming the argument, without structured content', async () => {
+      for (const [args, argument] of [
+        [{ limit: 99 }, 'limit'],
+        [{ kind: 'rule' }, 'kind'],
+        [{ q: 'x'.repeat(301) }, 'q'],
+        [{ kinds: 'fact' }, 'kinds'],
+      ] as const) {
+        const result = await client.callTool({ name: 'search_facts', arguments: args })
+        expect(result.isError, JSON.stringify(args)).toBe(true)
+        expect(result.structuredContent).toBeUndefined()
+        expect(result.content[0].text).toContain(argument)
+      }
+      const badId = await client.callTool({ name: 'get_fact', arguments: { id: 'nope' } })
+      expect(badId.isError).toBe(true)
+      expect(badId.content[0].text).toMatch(/id/)
+    })
+
+    it('answers an unknown id with a tool error and a hint', async () => {
+      const result = await client.callTool({ name: 'get_fact', arguments: { id: 'fait-0000000000000000' } })
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No record with id "fait-0000000000000000". Find ids with search_facts.' }] })
+      expect(result.structuredContent).toBeUndefined()
+    })
+
+    it('exposes every record and the catalogue as resources', async () => {
+      const { resourceTemplates } = await client.listResourceTemplates()
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['reference-records://facts/{id}'])
+      const { resources } = await client.listResources()
+      expect(resources.map((r) => r.uri)).toContain(`reference-records://facts/${FACT_ID}`)
+      expect(resources.map((r) => r.uri)).toContain('reference-records://catalogue')
+      const read = await client.readResource({ uri: `reference-records://facts/${FACT_ID}` })
+      expect(JSON.parse(read.contents[0].text).id).toBe(FACT_ID)
+      const catalogue = await client.readResource({ uri: 'reference-records://catalogue' })
+      expect(JSON.parse(catalogue.contents[0].text).records.total).toBe(13)
+      await expect(client.readResource({ uri: 'reference-records://facts/fait-0000000000000000' })).rejects.toThrow(/not found/i)
+    })
+  })
+}
+
+describe('MCP over Streamable HTTP', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
+  afterAll(() => server.close())
+  const url = () => new URL(`${server.url}/mcp`)
+
+  describeMcpClient('current SDK, 2025 era (initialize)', async () => {
+    const client = new Client({ name: 'test', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(url()))
+    return client as unknown as AnyClient
+  })
+  describeMcpClient('current SDK, 2026-07-28 era', async () => {
+    const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(url()))
+    return client as unknown as AnyClient
+  })
+  describeMcpClient('v1 SDK client', async () => {
+    const client = new V1Client({ name: 'test', version: '1' })
+    await client.connect(new V1HttpTransport(url()))
+    return client as unknown as AnyClient
+  })
+
+  it('answers GET and DELETE /mcp as a stateless server does (405), and PUT with our 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await server.raw('/mcp', { method, headers: { accept: 'text/event-stream' } })
+      expect(res.status, method).toBe(405)
+      expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    }
+    const put = await server.raw('/mcp', { method: 'PUT' })
+    expect(put.status).toBe(405)
+    expect(put.headers.get('allow')).toBe('POST, OPTIONS')
+    expect(put.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { status: 405, code: 'method_not_allowed' } } })
+  })
+
+  it('answers malformed JSON with a JSON-RPC parse error', async () => {
+    const res = await server.raw('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc": "2.0", "id": 1,',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe(-32700)
+  })
+
+  it('allows the MCP request headers and POST in CORS preflight, and exposes the rate-limit fields', async () => {
+    const res = await server.raw('/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
+    })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE, OPTIONS')
+    const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase()
+    for (const h of ['content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(h)
+    const post = await server.raw('/mcp', {
+      method: 'POST',
+      headers: { origin: 'https://agent.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+    expect(post.headers.get('access-control-allow-origin')).toBe('*')
+    expect(post.headers.get('access-control-expose-headers')).toMatch(/Retry-After.*RateLimit/)
+    expect(post.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/)
+  })
+
+  it('is linked from the catalogue', async () => {
+    expect((await server.get('/api/v1/?po_live=1')).body.links.mcp).toBe('/mcp')
+  })
+})
+
+describe('MCP and the API share one quota', () => {
+  it('refuses the next call on either once one address spent its budget across both', async () => {
+    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '12' }) // its start spent 1 (OpenAPI document)
+    try {
+      for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/v1/facts?po_live=1`)).status).toBe(200)
+      const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+      let calls = 0
+      let refusal: Error | undefined
+      while (refusal === undefined && calls < 20) {
+        await client.callTool({ name: 'get_catalogue', arguments: {} }).then(() => calls++, (err: Error) => (refusal = err))
+      }
+      // 12 - 1 - 5 = 6 requests left for MCP, the connection's own requests included
+      expect(calls).toBeGreaterThan(0)
+      expect(refusal!.message).toMatch(/Error POSTing to endpoint: .*"retry_after_seconds":\d+/)
+      expect(refusal!.message).toMatch(/retry in \d+ s/)
+      const api = await fetch(`${server.url}/api/v1/facts?po_live=1`)
+      expect(api.status).toBe(429)
+      const retryAfter = Number(api.headers.get('retry-after'))
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(60)
+      const mcp = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+      })
+      expect(mcp.status).toBe(429)
+      expect(Number(mcp.headers.get('retry-after'))).toBe(retryAfter)
+      expect((await mcp.json()).error.data).toEqual({ status: 429, code: 'rate_limited', retry_after_seconds: retryAfter })
+      await client.close()
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('MCP over stdio (reference-records mcp)', () => {
+  describeMcpClient('records file, current SDK', async () => {
+    const client = new Client({ name: 'test', version: '1' })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--records-file', SMALL_FIXTURE], stderr: 'ignore' }))
+    return client as unknown as AnyClient
+  })
+
+  describe('remote API through the reference client', () => {
+    let server: TestServer
+    beforeAll(async () => {
+      server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '1000' })
+    })
+    afterAll(() => server.close())
+
+    it('reads the remote records and draws from the remote quota', async () => {
+      const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+      const before = await remaining()
+      const client = new Client({ name: 'test', version: '1' })
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', `${server.url}/api/v1`], stderr: 'ignore' }),
+      )
+      const result = await client.callTool({ name: 'get_fact', arguments: { id: FACT_ID } })
+      expect((result.structuredContent as { id: string }).id).toBe(FACT_ID)
+      const missing = await client.callTool({ name: 'get_fact', arguments: { id: 'fait-0000000000000000' } })
+      expect(missing.isError).toBe(true)
+      await client.close()
+      // two tool calls, two API requests (plus our own two reads of the catalogue)
+      expect(await remaining()).toBe(before - 3)
+    })
+  })
+})
