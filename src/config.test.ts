@@ -4,7 +4,8 @@ import { BUNDLED_RECORDS_FILE, loadConfig } from './config.js'
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
-      http: { port: 8080, host: '0.0.0.0', publicBaseUrl: undefined },
+      http: { port: 8080, host: '0.0.0.0', publicBaseUrl: undefined, trustProxy: undefined },
+      quota: { perMinute: 120, redisUrl: undefined, redisKeyPrefix: 'reference-records:', redisTimeoutMs: 25 },
       records: { file: BUNDLED_RECORDS_FILE },
       log: { level: 'info', hashKey: undefined },
       publisher: { contact: 'contact@code-et-conduite.example' },
@@ -31,6 +32,19 @@ describe('loadConfig', () => {
   })
   it.each([['70000'], ['-1'], ['8080.5'], [' 80']])('refuses PORT=%s', (port) => {
     expect(() => loadConfig({ PORT: port })).toThrow(/PORT \(--port\)/)
+  })
+  it('reads the quota settings', () => {
+    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', REDIS_URL: 'redis://cache:6379/2' })
+    expect(config.quota).toMatchObject({ perMinute: 0, redisUrl: 'redis://cache:6379/2' })
+    expect(config.http.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1'])
+  })
+  it.each([
+    ['TRUST_PROXY', '2', /TRUST_PROXY \(--trust-proxy\) = "2": "2" is not an IP address or CIDR range/],
+    ['REDIS_URL', 'http://cache', /REDIS_URL \(--redis-url\) = "http:\/\/cache": must be a redis:\/\/ or rediss:\/\/ URL/],
+    ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*must be from 1 to 1000/],
+    ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
+  ])('refuses %s=%s, naming it', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message)
   })
   it('refuses a public base URL with a query', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(/must not contain a query or a fragment/)

@@ -3,3 +3,4 @@ export { FactSchema, KINDS, ID_PATTERN, type Fact, type Kind } from './records/r
 export { SearchEnvelopeSchema, CatalogueSchema, ErrorBodySchema, API_VERSION, type SearchEnvelope, type Catalogue } from './http/schemas.js'
 export { loadConfig, type Config } from './config.js'
 export { startServer, type RunningServer } from './server.js'
+export * from './client/index.js'

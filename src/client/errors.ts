@@ -74,11 +74,11 @@ export class RecordsConnectionError extends RecordsClientError {
   }
 }
 
-/** A redirect the client refuses to follow: to another origin, too many hops, or an opaque one. */
+/** A redirect the client refuses to follow: to another origin, too many hops, an unreadable Location, or an opaque one. */
 export class RedirectError extends RecordsClientError {
   override readonly name: string = 'RedirectError'
   constructor(
-    readonly reason: 'cross_origin' | 'too_many_redirects' | 'opaque_redirect',
+    readonly reason: 'cross_origin' | 'too_many_redirects' | 'invalid_location' | 'opaque_redirect',
     message: string,
     /** The refused target, when known. */
     readonly location?: string,
@@ -126,9 +126,17 @@ const API_ERRORS: Record<number, typeof RecordsApiError> = {
 }
 
 /** Picks the error class from the status and reads the contract's error body (`{ error: { code, message } }`). */
-export function createApiError(status: number, body: unknown, retryAfterMs: number | undefined, url: string): RecordsApiError {
+export function createApiError(
+  status: number,
+  body: unknown,
+  retryAfterMs: number | undefined,
+  url: string,
+): RecordsApiError {
   const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined
-  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown }
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown
+    message?: unknown
+  }
   const ErrorClass = API_ERRORS[status] ?? UnexpectedResponseError
   return new ErrorClass(
     status,

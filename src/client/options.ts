@@ -64,7 +64,9 @@ export type RequestOptions = {
   maxRetries?: number
 }
 
-export type ResolvedOptions = Required<Omit<RecordsClientOptions, 'baseUrl' | 'mode' | 'signal' | 'onRetry'>> & {
+export type ResolvedOptions = Required<
+  Omit<RecordsClientOptions, 'baseUrl' | 'mode' | 'signal' | 'onRetry'>
+> & {
   baseUrl: URL
   mode: RetryMode
   signal: AbortSignal | undefined
@@ -95,7 +97,8 @@ export function resolveOptions(options: RecordsClientOptions): ResolvedOptions {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
   checkMaxRetries(maxRetries)
   const fetchFn = options.fetch ?? globalThis.fetch
-  if (typeof fetchFn !== 'function') throw new TypeError('RecordsClient: no global fetch; pass the `fetch` option')
+  if (typeof fetchFn !== 'function')
+    throw new TypeError('RecordsClient: no global fetch; pass the `fetch` option')
   return {
     baseUrl,
     // Unbound `window.fetch` throws "Illegal invocation" in browsers.
@@ -112,5 +115,6 @@ export function resolveOptions(options: RecordsClientOptions): ResolvedOptions {
 }
 
 export function checkMaxRetries(n: number): void {
-  if (!Number.isInteger(n) || n < 0) throw new TypeError(`RecordsClient: maxRetries must be a whole number ≥ 0, got ${n}`)
+  if (!Number.isInteger(n) || n < 0)
+    throw new TypeError(`RecordsClient: maxRetries must be a whole number ≥ 0, got ${n}`)
 }

@@ -29,7 +29,10 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
  * Reads `Retry-After` as milliseconds: delay-seconds (the contract's form) or an HTTP-date
  * (RFC 9110 §10.2.3). Undefined when absent or unreadable.
  */
-export function parseRetryAfter(value: string | null | undefined, now: () => number = Date.now): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now: () => number = Date.now,
+): number | undefined {
   if (value === null || value === undefined) return undefined
   const text = value.trim()
   if (/^\d+$/.test(text)) return Number(text) * 1000

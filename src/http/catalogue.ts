@@ -1,4 +1,5 @@
 /** The catalogue body (CONTRACT.md "Catalogue body"), rebuilt for each snapshot. */
+import { ATTRIBUTION_TEMPLATE } from '../records/attribution.js'
 import type { RecordIndex } from '../search/record-index.js'
 import { API_PREFIX, API_VERSION, LIMITS, type Catalogue } from './schemas.js'
 
@@ -45,7 +46,7 @@ export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): C
         'adaptations, and keep official rules distinct from explanations, method and offers. Third-party documents and ' +
         'images keep their own terms. Full republication of a course or article needs prior permission. Access grants ' +
         'no partnership and no endorsement.',
-      attribution: 'Source: <record title>, <record url>',
+      attribution: ATTRIBUTION_TEMPLATE,
       contact: options.contact,
     },
   }

@@ -4,6 +4,7 @@
  * sources and verification date — kept visibly distinct from lessons, method and offers.
  */
 import type { Catalogue, SearchEnvelope } from '../http/schemas.js'
+import { attributionLine } from '../records/attribution.js'
 import type { Fact, Kind } from '../records/record.js'
 
 const KIND_LABEL: Record<Kind, string> = {
@@ -32,7 +33,6 @@ function provenance(r: Fact): string[] {
   return lines
 }
 
-const attribution = (r: Fact) => `Attribution: « ${r.title} », ${r.url}`
 
 /** One record in full: heading, provenance, text, attribution. */
 export function renderRecord(r: Fact): string {
@@ -44,7 +44,7 @@ export function renderRecord(r: Fact): string {
     '',
     r.text,
     '',
-    attribution(r),
+    attributionLine(r),
   ].join('\n')
 }
 

@@ -75,7 +75,7 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(text).toContain('Link: https://code-et-conduite.example/alcoolemie-permis-probatoire')
       expect(text).toMatch(/Official sources:\n {2}- Code de la route, article R234-1 <https:\/\/www\.legifrance\.gouv\.fr\//)
       expect(text).toContain('Verified against the official text on 2026-09-15')
-      expect(text).toContain('Attribution: « Taux d\'alcoolémie du permis probatoire », https://code-et-conduite.example/alcoolemie-permis-probatoire')
+      expect(text).toContain("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
       const lesson = await client.callTool({ name: 'search_facts', arguments: { q: 'priorité droite' } })
       expect(lesson.content[0].text).toContain('Lesson (explanation, not an official rule)')
     })

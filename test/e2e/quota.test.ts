@@ -16,7 +16,13 @@ const url = (path: string) => server.url + path
 describe('quota on the API', () => {
   it('accepts 120 requests of any kind from one address, refuses the 121st with 429 and an exact Retry-After', async () => {
     const from = '127.0.0.2'
-    const paths = ['/api/v1/facts', '/api/v1/facts?po_live=1', '/api/v1/facts?limit=0&po_live=1', '/api/v1/nope', '/api/v1/?po_live=1']
+    const paths = [
+      '/api/v1/facts',
+      '/api/v1/facts?po_live=1',
+      '/api/v1/facts?limit=0&po_live=1',
+      '/api/v1/nope',
+      '/api/v1/?po_live=1',
+    ]
     const statuses: number[] = []
     for (let i = 0; i < 120; i++) {
       const res = await httpGet(url(paths[i % paths.length]!), { from })
@@ -25,7 +31,10 @@ describe('quota on the API', () => {
       expect(res.headers['ratelimit']).toBe(`"default";r=${119 - i};t=60`)
     }
     expect(new Set(statuses)).toEqual(new Set([307, 200, 400, 404]))
-    const refused = await httpGet(url('/api/v1/facts?po_live=1'), { from, headers: { origin: 'https://reuser.example' } })
+    const refused = await httpGet(url('/api/v1/facts?po_live=1'), {
+      from,
+      headers: { origin: 'https://reuser.example' },
+    })
     expect(refused.status).toBe(429)
     const retryAfter = Number(refused.headers['retry-after'])
     expect(retryAfter).toBeGreaterThanOrEqual(59) // the first request was a moment ago
@@ -35,9 +44,18 @@ describe('quota on the API', () => {
     expect(String(refused.headers['access-control-expose-headers'])).toMatch(/Retry-After/)
     const body = JSON.parse(refused.body)
     expect(body).toEqual({
-      error: { code: 'rate_limited', message: `Too many requests: at most 120 per 60 s per client, shared by the API and the MCP server; retry in ${retryAfter} s` },
+      error: {
+        code: 'rate_limited',
+        message: `Too many requests: at most 120 per 60 s per client, shared by the API and the MCP server; retry in ${retryAfter} s`,
+      },
     })
-    server.validator.check({ status: 429, headers: new Headers(refused.headers as Record<string, string>), text: refused.body, body, path: '/api/v1/facts' })
+    server.validator.check({
+      status: 429,
+      headers: new Headers(refused.headers as Record<string, string>),
+      text: refused.body,
+      body,
+      path: '/api/v1/facts',
+    })
     // 307s and HEAD count too
     expect((await httpGet(url('/api/v1/facts'), { from })).status).toBe(429)
     expect((await httpGet(url('/api/v1/facts'), { from, method: 'HEAD' })).status).toBe(429)
@@ -50,16 +68,25 @@ describe('quota on the API', () => {
       expect(res.status).toBe(200)
       expect(res.headers['ratelimit']).toBeUndefined()
     }
-    const preflight = await httpGet(url('/api/v1/facts'), { from, method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } })
+    const preflight = await httpGet(url('/api/v1/facts'), {
+      from,
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+    })
     expect(preflight.status).toBe(204)
-    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe('"default";r=119;t=60')
+    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe(
+      '"default";r=119;t=60',
+    )
   })
 
   it('gives distinct addresses distinct budgets, and ignores X-Forwarded-For without TRUST_PROXY', async () => {
     const from = '127.0.0.4'
     for (let i = 0; i < 120; i++) await httpGet(url('/api/v1/facts?po_live=1'), { from })
     expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).status).toBe(429)
-    const spoofed = await httpGet(url('/api/v1/facts?po_live=1'), { from, headers: { 'x-forwarded-for': '198.51.100.9' } })
+    const spoofed = await httpGet(url('/api/v1/facts?po_live=1'), {
+      from,
+      headers: { 'x-forwarded-for': '198.51.100.9' },
+    })
     expect(spoofed.status).toBe(429)
     expect((await httpGet(url('/api/v1/facts?po_live=1'), { from: '127.0.0.5' })).status).toBe(200)
   })
@@ -74,7 +101,8 @@ describe('quota on the API', () => {
     if (v6 === undefined) return void console.warn('SKIPPED: IPv6 loopback (::1) is not available here')
     try {
       // startTestServer already spent one request (it reads the OpenAPI document from ::1)
-      for (let i = 0; i < 2; i++) expect((await httpGet(`${v6.url}/api/v1/facts?po_live=1`, { from: '::1' })).status).toBe(200)
+      for (let i = 0; i < 2; i++)
+        expect((await httpGet(`${v6.url}/api/v1/facts?po_live=1`, { from: '::1' })).status).toBe(200)
       expect((await httpGet(`${v6.url}/api/v1/facts?po_live=1`, { from: '::1' })).status).toBe(429)
     } finally {
       await v6.close()
@@ -87,7 +115,8 @@ describe('quota behind trusted proxies', () => {
     // startTestServer reads the OpenAPI document from 127.0.0.1 itself, which is keyed as 127.0.0.1 (no X-Forwarded-For)
     const proxied = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' })
     try {
-      const get = (xff: string, from = '127.0.0.1') => httpGet(`${proxied.url}/api/v1/facts?po_live=1`, { from, headers: { 'x-forwarded-for': xff } })
+      const get = (xff: string, from = '127.0.0.1') =>
+        httpGet(`${proxied.url}/api/v1/facts?po_live=1`, { from, headers: { 'x-forwarded-for': xff } })
       // the client made up the left-most entry; the proxy appended the address it saw (203.0.113.5)
       expect((await get('6.6.6.6, 203.0.113.5')).status).toBe(200)
       expect((await get('7.7.7.7, 203.0.113.5')).status).toBe(200)

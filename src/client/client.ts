@@ -1,0 +1,111 @@
+/**
+ * `RecordsClient`: the reference client of the public Reference-Records API (spec §4, §7). Works with
+ * the global `fetch` of Node 20+ and of browsers, and imports only types from the record schema, so a
+ * browser bundle pulls no zod.
+ */
+import type { Catalogue, SearchEnvelope } from '../http/schemas.js'
+import type { Fact } from '../records/record.js'
+import {
+  checkMaxRetries,
+  resolveOptions,
+  type ListQuery,
+  type RecordsClientOptions,
+  type RequestOptions,
+  type ResolvedOptions,
+  type SearchQuery,
+} from './options.js'
+import { PAGE_SIZE, pageAll, type PageEvent } from './paging.js'
+import { getJson } from './request.js'
+import { combineSignals } from './signals.js'
+
+/** Options of `all()`: those of every call, plus a hook called after each page. */
+export type AllOptions = RequestOptions & { onPage?: (event: PageEvent) => void }
+
+/**
+ * Reads the API. Every read is a live read (`po_live=1` is sent, so no redirect is paid for); a 307
+ * is still followed, on the same origin only, at most 3 hops. 429 and 503 answers are retried as
+ * spec §7 says; failures throw a `RecordsClientError` subclass, an abort rejects with its reason.
+ *
+ * @example
+ * const client = new RecordsClient({ baseUrl: 'https://records.example.org/api/v1' })
+ * const { results, total } = await client.search({ q: 'priorité à droite', kind: 'lesson' })
+ * for await (const record of client.all({ kind: 'fact' })) console.log(record.id, record.title)
+ */
+export class RecordsClient {
+  readonly #options: ResolvedOptions
+
+  constructor(options: RecordsClientOptions = {}) {
+    this.#options = resolveOptions(options)
+  }
+
+  /** The API root this client reads, without a trailing slash. */
+  get baseUrl(): string {
+    return this.#options.baseUrl.href.replace(/\/$/, '')
+  }
+
+  /** `GET {base}/`: record counts per kind, links, limits and reuse conditions. */
+  catalogue(options?: RequestOptions): Promise<Catalogue> {
+    return this.#get<Catalogue>('/', {}, options)
+  }
+
+  /**
+   * `GET {base}/facts`: one page of matching records (default 10, at most 50).
+   * @example
+   * const page = await client.search({ q: 'alcool', region: 'france', limit: 20, offset: 20 })
+   */
+  search(query: SearchQuery = {}, options?: RequestOptions): Promise<SearchEnvelope> {
+    return this.#get<SearchEnvelope>('/facts', query, options)
+  }
+
+  /** `GET {base}/facts/{id}`: one record with its provenance; `NotFoundError` when unknown. */
+  get(id: string, options?: RequestOptions): Promise<Fact> {
+    // `.` and `..` would be resolved away by URL parsing and read another resource.
+    if (id === '' || id === '.' || id === '..') {
+      return Promise.reject(new TypeError(`RecordsClient.get: "${id}" is not a record id`))
+    }
+    return this.#get<Fact>(`/facts/${encodeURIComponent(id)}`, {}, options)
+  }
+
+  /** `GET {base}/openapi.json`: the OpenAPI 3.1 description of the API. */
+  openapi(options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#get<Record<string, unknown>>('/openapi.json', {}, options)
+  }
+
+  /**
+   * Every matching record, once each, paging with `limit=50` until offset reaches total. Throws
+   * `PagingAnomalyError` on an empty page before the total (never a silently short listing) and
+   * `SearchTooBroadError` when more records match than offset 10 000 can reach.
+   * @example
+   * for await (const record of client.all({ kind: 'fact' }, { onPage: (p) => console.error(p.received, '/', p.total) })) {}
+   */
+  all(query: ListQuery = {}, options: AllOptions = {}): AsyncGenerator<Fact> {
+    const { onPage, ...requestOptions } = options
+    const { q, kind, region } = query // limit and offset are all()'s business, even if an untyped caller passes them
+    return pageAll(
+      (offset) => this.search({ q, kind, region, limit: PAGE_SIZE, offset }, requestOptions),
+      onPage,
+    )
+  }
+
+  #get<T>(path: string, query: SearchQuery, options: RequestOptions = {}): Promise<T> {
+    if (options.maxRetries !== undefined) checkMaxRetries(options.maxRetries)
+    return getJson<T>(this.#url(path, query), {
+      options: this.#options,
+      signal: combineSignals(this.#options.signal, options.signal),
+      maxRetries: options.maxRetries ?? this.#options.maxRetries,
+    })
+  }
+
+  /** `po_live=1` first, then the parameters given, in a fixed order (so request logs are stable). */
+  #url(path: string, query: SearchQuery): URL {
+    const url = new URL(this.#options.baseUrl.href)
+    url.pathname += path
+    const params = new URLSearchParams({ po_live: '1' })
+    for (const name of ['q', 'kind', 'region', 'limit', 'offset'] as const) {
+      const value = query[name]
+      if (value !== undefined) params.append(name, String(value))
+    }
+    url.search = params.toString()
+    return url
+  }
+}

@@ -1,0 +1,27 @@
+/** The reference client's public API; re-exports only. Nothing here imports zod or a Node module. */
+export { RecordsClient, type AllOptions } from './client.js'
+export {
+  RecordsClientError,
+  RecordsApiError,
+  InvalidParameterError,
+  NotFoundError,
+  MethodNotAllowedError,
+  RateLimitError,
+  UnavailableError,
+  UnexpectedResponseError,
+  RecordsConnectionError,
+  RedirectError,
+  PagingAnomalyError,
+  SearchTooBroadError,
+  type RecordsErrorCode,
+} from './errors.js'
+export {
+  DEFAULT_BASE_URL,
+  type RecordsClientOptions,
+  type RequestOptions,
+  type RetryEvent,
+  type SearchQuery,
+  type ListQuery,
+} from './options.js'
+export type { PageEvent } from './paging.js'
+export type { Sleep } from './retry.js'

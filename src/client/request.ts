@@ -1,0 +1,175 @@
+/**
+ * One logical GET: send, follow same-origin redirects, turn error statuses into typed errors, retry
+ * per `planRetry`, and parse the JSON body. Redirects and retries are counted separately: a retry
+ * starts again from the address that answered 429/503, not from the first one.
+ */
+import {
+  RecordsConnectionError,
+  RedirectError,
+  UnexpectedResponseError,
+  createApiError,
+  type RecordsApiError,
+} from './errors.js'
+import { MAX_REDIRECTS, type ResolvedOptions } from './options.js'
+import { parseRetryAfter, planRetry } from './retry.js'
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+export type CallContext = { options: ResolvedOptions; signal: AbortSignal | undefined; maxRetries: number }
+
+/** GETs `url` and returns its JSON body, or throws a `RecordsClientError` (or the abort reason). */
+export async function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
+  const { options, signal } = ctx
+  let target = url
+  for (let retriesDone = 0; ; retriesDone++) {
+    let error: RecordsApiError | RecordsConnectionError
+    try {
+      const answer = await fetchFollowingRedirects(target, ctx)
+      target = answer.url
+      const { response } = answer
+      const body = await readBody(response, target, signal)
+      if (response.ok) return parsedOrThrow<T>(body, response, target)
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.now)
+      error = createApiError(response.status, body.ok ? body.json : undefined, retryAfterMs, target.href)
+    } catch (err) {
+      if (!(err instanceof RecordsConnectionError)) throw err
+      error = err
+    }
+    const plan = planRetry(error, retriesDone, {
+      mode: options.mode,
+      maxRetries: ctx.maxRetries,
+      random: options.random,
+    })
+    if (!plan.retry) throw error
+    options.onRetry?.({
+      attempt: retriesDone + 1,
+      status: error.status,
+      waitMs: plan.waitMs,
+      url: target.href,
+      error,
+    })
+    await options.sleep(plan.waitMs, signal)
+  }
+}
+
+type Answer = { response: Response; url: URL }
+
+/** Sends `url`; in script mode follows at most MAX_REDIRECTS redirects itself, refusing another origin. */
+async function fetchFollowingRedirects(url: URL, ctx: CallContext): Promise<Answer> {
+  const origin = ctx.options.baseUrl.origin
+  let current = url
+  for (let hop = 0; ; hop++) {
+    const response = await send(current, ctx)
+    if (response.type === 'opaqueredirect') {
+      throw new RedirectError(
+        'opaque_redirect',
+        `${current.href} answered a redirect this runtime hides; use mode: 'browser'`,
+      )
+    }
+    if (ctx.options.mode === 'browser') return acceptFollowed(response, current, origin)
+    const location = response.headers.get('location')
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url: current }
+    await discard(response)
+    const next = resolveLocation(location, current)
+    if (next === undefined) {
+      throw new RedirectError(
+        'invalid_location',
+        `${current.href} redirects to an unreadable Location: ${location}`,
+        location,
+      )
+    }
+    if (next.origin !== origin) {
+      throw new RedirectError(
+        'cross_origin',
+        `${current.href} redirects to another origin (${next.href}); not followed`,
+        next.href,
+      )
+    }
+    if (hop >= MAX_REDIRECTS) {
+      throw new RedirectError(
+        'too_many_redirects',
+        `${url.href}: more than ${MAX_REDIRECTS} redirects; last to ${next.href}`,
+        next.href,
+      )
+    }
+    current = next
+  }
+}
+
+function resolveLocation(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base)
+  } catch {
+    return undefined
+  }
+}
+
+/** Browser mode: the browser followed the redirects itself; all that is left is to refuse a foreign result. */
+async function acceptFollowed(response: Response, requested: URL, origin: string): Promise<Answer> {
+  const final = response.url === '' ? requested : new URL(response.url)
+  if (final.origin === origin) return { response, url: final }
+  await discard(response)
+  throw new RedirectError(
+    'cross_origin',
+    `${requested.href} was redirected to another origin (${final.href}); refused`,
+    final.href,
+  )
+}
+
+async function send(url: URL, ctx: CallContext): Promise<Response> {
+  const { options, signal } = ctx
+  const headers: Record<string, string> = { accept: 'application/json' }
+  // Browsers forbid setting User-Agent, and a non-safelisted header would cost a CORS preflight.
+  if (options.mode === 'script') headers['user-agent'] = options.userAgent
+  try {
+    return await options.fetch(url.href, {
+      method: 'GET',
+      headers,
+      credentials: 'omit',
+      redirect: options.mode === 'browser' ? 'follow' : 'manual',
+      signal,
+    })
+  } catch (err) {
+    throw wrapNetworkError(err, url, signal)
+  }
+}
+
+/** An abort stays the signal's reason; anything else thrown by fetch means no response arrived. */
+function wrapNetworkError(err: unknown, url: URL, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason
+  return new RecordsConnectionError(url.href, err)
+}
+
+type Body = { ok: true; json: unknown } | { ok: false; text: string }
+
+async function readBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Body> {
+  let text: string
+  try {
+    text = await response.text()
+  } catch (err) {
+    // The connection broke mid-body: as good as no response (and retried as such).
+    throw wrapNetworkError(err, url, signal)
+  }
+  try {
+    return { ok: true, json: JSON.parse(text) as unknown }
+  } catch {
+    return { ok: false, text }
+  }
+}
+
+function parsedOrThrow<T>(body: Body, response: Response, url: URL): T {
+  if (body.ok) return body.json as T
+  const type = response.headers.get('content-type') ?? 'no content type'
+  throw new UnexpectedResponseError(
+    response.status,
+    'invalid_response',
+    `${url.href} answered ${response.status} with a body that is not JSON (${type})`,
+    undefined,
+    url.href,
+  )
+}
+
+async function discard(response: Response): Promise<void> {
+  // Frees the connection for reuse; the body of a redirect is of no interest.
+  await response.body?.cancel().catch(() => undefined)
+}
