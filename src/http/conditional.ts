@@ -18,7 +18,7 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   })
 }
 
-export function sendJson(req: FastifyRequest, reply: FastifyReply, body: string, etag: string): FastifyReply {
+export function sendJson(req: FastifyRequest, reply: FastifyReply, body: string | Buffer, etag: string): FastifyReply {
   reply.header('etag', etag).header('cache-control', 'no-cache')
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return reply.code(304).send()
   return reply.type(JSON_TYPE).send(body)

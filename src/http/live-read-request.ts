@@ -15,19 +15,26 @@ export type ApiContext = {
 /** Seconds a client should wait when no snapshot is loaded yet: a load normally takes well under that. */
 const NOT_READY_RETRY_AFTER_SECONDS = 5
 
-/** Either the request was answered with the 307 (undefined), or the live read goes on with its query and snapshot. */
+/**
+ * Either the request was answered with the 307 (undefined), or the live read goes on with its
+ * snapshot and its query (parsed on first use: a cached answer needs no parsing).
+ */
 export function beginLiveRead(
   ctx: ApiContext,
   req: FastifyRequest,
   reply: FastifyReply,
-): { query: QueryPairs; index: RecordIndex } | undefined {
+): { readonly query: QueryPairs; index: RecordIndex } | undefined {
   if (redirectToLiveRead(req, reply, ctx.publicBaseUrl)) return undefined
-  const query = parseQuery(rawQuery(req.url))
   const index = ctx.records.current
   if (index === undefined) {
     throw new ApiError('unavailable', 'No records are loaded yet; retry shortly', {
       headers: { 'retry-after': String(NOT_READY_RETRY_AFTER_SECONDS) },
     })
   }
-  return { query, index }
+  return {
+    index,
+    get query() {
+      return parseQuery(rawQuery(req.url))
+    },
+  }
 }
