@@ -43,6 +43,11 @@ export class RecordsClient {
     return this.#options.baseUrl.href.replace(/\/$/, '')
   }
 
+  /** The retry mode in force: `browser` or `script` (what `mode: 'auto'` detected). */
+  get mode(): 'browser' | 'script' {
+    return this.#options.mode
+  }
+
   /** `GET {base}/`: record counts per kind, links, limits and reuse conditions. */
   catalogue(options?: RequestOptions): Promise<Catalogue> {
     return this.#get<Catalogue>('/', {}, options)
