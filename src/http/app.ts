@@ -29,7 +29,9 @@ import { API_PREFIX } from './schemas.js'
 export const MAX_URL_LENGTH = 8_192
 
 // Bounds on slow or idle clients; each must be shorter than the one after it for Node to apply it.
-const TIMEOUTS = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000 } as const
+// Node checks the first two only every `checkEveryMs` (30 s by default, which would let a slow client
+// hold a socket for up to 40 s).
+const TIMEOUTS = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkEveryMs: 1_000 } as const
 
 export type AppDeps = {
   records: LiveRecords
@@ -48,6 +50,7 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
     // Only named proxies are believed; req.ip is then the right-most address they did not add.
     trustProxy: config.http.trustProxy ?? false,
     requestTimeout: TIMEOUTS.requestMs,
+    http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: TIMEOUTS.checkEveryMs },
     // Requests arriving while draining get our own 503 (below), with the error body and CORS.
     return503OnClosing: false,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
@@ -57,7 +60,6 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
     clientErrorHandler: handleClientError,
     frameworkErrors: (err, _req, reply) => sendError(reply, toApiError(err) ?? new ApiError('invalid_parameter', err.message)),
   })
-  app.server.headersTimeout = TIMEOUTS.headersMs
 
   registerErrorHandlers(app)
   // Public CORS on every response, errors included; hook onRequest so it is set before anything can refuse.
