@@ -1,15 +1,11 @@
 /**
  * An immutable, searchable snapshot of the records. Built once per load; a reload builds a new one
  * and swaps it in, so a request always reads one consistent snapshot.
- *
- * The text index is MiniSearch: it gives the inverted index, whole-term AND matching across fields
- * and BM25 scores. The contract's exact semantics are kept by what we feed it (our own folding and
- * tokenizer on both sides, no prefix, no fuzzy) and by our own ordering on top of its scores.
  */
 import { createHash } from 'node:crypto'
-import MiniSearch from 'minisearch'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { RecordBatch } from '../records/source.js'
+import { TextIndex, type IndexedText } from './text-index.js'
 import { significantWords, tokenize } from './tokenize.js'
 
 /** A record with its pre-serialised JSON: responses are assembled from these pieces, never re-stringified. */
@@ -45,8 +41,6 @@ export function searchKey(query: SearchQuery): string {
   return `${query.words.join(' ')}|${query.kind ?? ''}|${query.region ?? ''}|${query.limit}|${query.offset}`
 }
 
-const SEARCH_FIELDS = ['title', 'text', 'description', 'references'] as const
-type IndexedDocument = { n: number; title: string; text: string; description: string; references: string }
 
 const collator = new Intl.Collator('fr')
 const compareIds = (a: IndexedRecord, b: IndexedRecord) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0)
@@ -69,7 +63,9 @@ export class RecordIndex {
   readonly publishedAt: string
   readonly countsByKind: Readonly<Record<Kind, number>>
   readonly #byId: ReadonlyMap<string, IndexedRecord>
-  readonly #text: MiniSearch<IndexedDocument>
+  readonly #text: TextIndex
+  /** Position of each record (by listing position) in id order: the last tie-break of a text search. */
+  readonly #idRank: Uint32Array
   readonly #isFrance: readonly boolean[]
   /** Listings without q, per filter combination; built on first use and kept for the snapshot's life. */
   readonly #listings = new Map<string, readonly IndexedRecord[]>()
@@ -88,14 +84,12 @@ export class RecordIndex {
     for (const e of this.all) hash.update(e.json).update('\n')
     this.version = hash.digest('hex').slice(0, 16)
     this.publishedAt = batch.publishedAt ?? new Date().toISOString()
-    this.#text = new MiniSearch<IndexedDocument>({
-      idField: 'n',
-      fields: [...SEARCH_FIELDS],
-      tokenize, // already folds; processTerm must then leave terms alone
-      processTerm: (term) => term,
-      searchOptions: { combineWith: 'AND', prefix: false, fuzzy: false, boost: { title: 2 } },
-    })
-    this.#text.addAll(this.all.map((e, n) => toDocument(e.record, n)))
+    this.#text = new TextIndex(this.all.map((e) => toIndexedText(e.record)), tokenize)
+    this.#idRank = new Uint32Array(this.all.length)
+    this.all
+      .map((_, n) => n)
+      .sort((a, b) => compareIds(this.all[a]!, this.all[b]!))
+      .forEach((n, rank) => (this.#idRank[n] = rank))
   }
 
   get size(): number {
@@ -107,8 +101,13 @@ export class RecordIndex {
   }
 
   search(query: SearchQuery): SearchPage {
-    const matches = query.words.length === 0 ? this.#listing(query) : this.#textSearch(query.words, query)
-    return { total: matches.length, results: matches.slice(query.offset, query.offset + query.limit) }
+    if (query.words.length === 0) {
+      const listing = this.#listing(query)
+      return { total: listing.length, results: listing.slice(query.offset, query.offset + query.limit) }
+    }
+    // Relevance: more query words in the title first ("title matches above text matches"), then BM25, then id.
+    const hits = this.#text.search(query.words, (n) => this.#keep(n, query), this.#idRank, query.offset, query.limit)
+    return { total: hits.total, results: hits.docs.map((n) => this.all[n]!) }
   }
 
   #keep(n: number, query: SearchQuery): boolean {
@@ -125,24 +124,10 @@ export class RecordIndex {
     }
     return listing
   }
-
-  /** Relevance: more query words in the title first ("title matches above text matches"), then BM25, then id. */
-  #textSearch(words: readonly string[], query: SearchQuery): IndexedRecord[] {
-    const hits = this.#text
-      .search(words.join(' '), { tokenize: (q) => q.split(' ') })
-      .filter((hit) => this.#keep(hit.id as number, query))
-      .map((hit) => ({
-        entry: this.all[hit.id as number]!,
-        inTitle: Object.values(hit.match).filter((fields) => fields.includes('title')).length,
-        score: hit.score,
-      }))
-    hits.sort((a, b) => b.inTitle - a.inTitle || b.score - a.score || compareIds(a.entry, b.entry))
-    return hits.map((h) => h.entry)
-  }
 }
 
-/** Text of the "references" field: what a record cites (source labels and bibliography). */
-function toDocument(record: Fact, n: number): IndexedDocument {
-  const references = [...record.sources.map((s) => s.label), ...(record.bibliography ?? [])].join('\n')
-  return { n, title: record.title, text: record.text, description: record.description ?? '', references }
+/** What is searched: the title, and as body the text, description and references (source labels, bibliography). */
+function toIndexedText(record: Fact): IndexedText {
+  const references = [...record.sources.map((s) => s.label), ...(record.bibliography ?? [])]
+  return { title: record.title, body: [record.text, record.description ?? '', ...references].join('\n') }
 }
