@@ -2,7 +2,7 @@
  * Builds the HTTP application (never listens): the API under /api/v1, operational endpoints, CORS,
  * the error body on every failure. `main.ts` composes it with a record source and listens.
  */
-import cors, { type FastifyCorsOptions } from '@fastify/cors'
+import cors from '@fastify/cors'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js'
 import type { Metrics } from '../metrics.js'
 import { registerQuota } from '../ratelimit/plugin.js'
 import type { Quota } from '../ratelimit/quota.js'
-import { isMcpPath, mcpRoutes, MCP_PATH } from '../mcp/http.js'
+import { MCP_PATH, MCP_REQUEST_HEADERS, mcpRoutes } from '../mcp/http.js'
 import { LocalRecordReader } from '../mcp/reader.js'
 import type { LiveRecords } from '../records/live-records.js'
 import { PACKAGE_VERSION } from '../version.js'
@@ -63,22 +63,17 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
 
   registerErrorHandlers(app)
   // Public CORS on every response, errors included; hook onRequest so it is set before anything can refuse.
-  // /mcp also takes POST (JSON-RPC) and the MCP request headers; the API is GET-only.
-  const corsBase = {
+  // One static policy for the whole origin: a per-path delegator made @fastify/cors re-normalise its
+  // options on every request (4 % of CPU under load). Preflights therefore also allow POST and DELETE,
+  // which /mcp takes; the read-only API still answers them 405, readable by the browser.
+  await app.register(cors, {
     origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id', ...MCP_REQUEST_HEADERS],
     exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
     maxAge: 86_400,
     strictPreflight: false,
-  }
-  const apiCors = { ...corsBase, methods: ['GET', 'HEAD', 'OPTIONS'] }
-  const mcpCors = {
-    ...corsBase,
-    methods: ['POST', 'GET', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID', 'X-Request-Id'],
-  }
-  await app.register(cors, () => (req: { url?: string }, callback: (err: Error | null, options: FastifyCorsOptions) => void) =>
-    callback(null, isMcpPath(req.url ?? '') ? mcpCors : apiCors),
-  )
+  })
   let draining = false
   app.addHook('preClose', (done) => {
     draining = true

@@ -5,8 +5,15 @@
  */
 import ipaddr from 'ipaddr.js'
 
+// The two forms nearly every request has, recognised without parsing (ipaddr.js took 2 % of CPU under load).
+const PLAIN_IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
+const MAPPED_IPV4 = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i
+
 export function clientKey(address: string | undefined): string {
   if (address === undefined || address === '') return 'unknown'
+  if (PLAIN_IPV4.test(address)) return address
+  const mapped = MAPPED_IPV4.exec(address)
+  if (mapped) return mapped[1]!
   let parsed: ipaddr.IPv4 | ipaddr.IPv6
   try {
     parsed = ipaddr.parse(address.split('%', 1)[0]!) // drop an IPv6 zone id

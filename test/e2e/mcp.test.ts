@@ -170,7 +170,7 @@ describe('MCP over Streamable HTTP', () => {
       headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
     })
     expect(res.status).toBe(204)
-    expect(res.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE, OPTIONS')
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE, OPTIONS')
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase()
     for (const h of ['content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(h)
     const post = await server.raw('/mcp', {
