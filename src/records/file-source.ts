@@ -3,8 +3,9 @@
  * a JSON array of records, NDJSON (one record per line), or a snapshot object
  * `{"about": "…", "published_at": "…", "records": [ … ]}` that carries its publication date.
  */
-import { readFile, stat } from 'node:fs/promises'
-import { unwatchFile, watchFile } from 'node:fs'
+import { createReadStream, unwatchFile, watchFile } from 'node:fs'
+import { open, readFile, stat } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
 import type { RecordBatch, RecordSource } from './source.js'
 import { validateRecords, type RawRecord } from './validate.js'
 
@@ -21,15 +22,51 @@ export class FileRecordSource implements RecordSource {
   }
 
   async load(): Promise<RecordBatch> {
-    let text: string
     try {
-      text = await readFile(this.path, 'utf8')
+      // NDJSON is read line by line: a whole large file would not fit in one string (V8 caps strings
+      // at ~512 MiB, about 330 000 records), and lines need not all be in memory at once.
+      const { raw, publishedAt } = (await this.isNdjson()) ? { raw: await this.readNdjson(), publishedAt: undefined } : await this.readWhole()
+      const records = validateRecords(this.origin, raw)
+      return { records, publishedAt: publishedAt ?? (await stat(this.path)).mtime.toISOString() }
     } catch (err) {
-      throw new Error(`records: ${this.origin}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err })
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === undefined || (err as Error).message.startsWith('records:')) throw err
+      throw new Error(`records: ${this.origin}: cannot read the file (${code})`, { cause: err })
     }
-    const { raw, publishedAt } = this.parse(text.replace(/^\uFEFF/, ''))
-    const records = validateRecords(this.origin, raw)
-    return { records, publishedAt: publishedAt ?? (await stat(this.path)).mtime.toISOString() }
+  }
+
+  /** NDJSON when the first line alone is a complete JSON object that is not a snapshot wrapper. */
+  private async isNdjson(): Promise<boolean> {
+    const file = await open(this.path)
+    try {
+      const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(1 << 20), position: 0 })
+      const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '')
+      const newline = head.indexOf('\n')
+      if (newline === -1 || !head.trimStart().startsWith('{')) return false
+      const first = tryJson(head.slice(0, newline))
+      return first.ok && isObject(first.value) && !('records' in first.value)
+    } finally {
+      await file.close()
+    }
+  }
+
+  private async readWhole(): Promise<{ raw: RawRecord[]; publishedAt?: string }> {
+    return this.parse((await readFile(this.path, 'utf8')).replace(/^\uFEFF/, ''))
+  }
+
+  private async readNdjson(): Promise<RawRecord[]> {
+    const raw: RawRecord[] = []
+    const lines = createInterface({ input: createReadStream(this.path, { encoding: 'utf8' }), crlfDelay: Infinity })
+    let number = 0
+    for await (const line of lines) {
+      number++
+      const text = number === 1 ? line.replace(/^\uFEFF/, '') : line
+      if (text.trim() === '') continue
+      const parsed = tryJson(text)
+      if (!parsed.ok) throw new Error(`records: ${this.origin}: line ${number}: not valid JSON (${parsed.error})`)
+      raw.push({ value: parsed.value, where: `line ${number}` })
+    }
+    return raw
   }
 
   private parse(text: string): { raw: RawRecord[]; publishedAt?: string } {
