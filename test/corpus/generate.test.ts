@@ -1,0 +1,130 @@
+/**
+ * The corpus generator (scripts/generate-corpus.ts): same seed and count give the same bytes, every
+ * record is valid, the kinds follow the sample's proportions, and the output is streamed.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { BUNDLED_RECORDS_FILE } from '../../src/config.js'
+import { FactSchema, ID_PREFIX_BY_KIND, KINDS, type Kind } from '../../src/records/record.js'
+import { FileRecordSource } from '../../src/records/file-source.js'
+import { CorpusGenerator } from '../../scripts/corpus/generate.js'
+import { writeLines } from '../../scripts/corpus/ndjson-writer.js'
+import { hashSeed } from '../../scripts/corpus/prng.js'
+import { sequenceHex } from '../../scripts/corpus/record-id.js'
+
+const { records: sample } = await new FileRecordSource(BUNDLED_RECORDS_FILE).load()
+const generator = (seed = 'test') => new CorpusGenerator({ sample, seed })
+const text = (seed: string, count: number) => [...generator(seed).lines(count)].join('')
+
+describe('CorpusGenerator', () => {
+  it('gives byte-identical output for the same seed and count, and different output for another seed', () => {
+    expect(text('a', 300)).toBe(text('a', 300))
+    expect(text('b', 300)).not.toBe(text('a', 300))
+  })
+
+  it('makes a smaller corpus the prefix of a larger one with the same seed', () => {
+    expect(text('a', 1_000).startsWith(text('a', 200))).toBe(true)
+  })
+
+  it('writes 2 000 records that all pass the record schema, with unique ids and urls', () => {
+    const records = [...generator().records(2_000)]
+    const ids = new Set<string>()
+    const urls = new Set<string>()
+    for (const record of records) {
+      const parsed = FactSchema.safeParse(record)
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
+      expect(record.id.startsWith(ID_PREFIX_BY_KIND[record.kind])).toBe(true)
+      ids.add(record.id)
+      urls.add(record.url)
+    }
+    expect(ids.size).toBe(2_000)
+    expect(urls.size).toBe(2_000)
+  })
+
+  it('mixes kinds in the proportions of the sample, within one percentage point', () => {
+    const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>
+    const gen = generator()
+    const total = 20_000
+    for (let n = 0; n < total; n++) counts[gen.kindOf(n)]++
+    for (const kind of KINDS) {
+      const expected = sample.filter((r) => r.kind === kind).length / sample.length
+      expect(Math.abs(counts[kind] / total - expected), kind).toBeLessThan(0.01)
+    }
+  })
+
+  it('composes records lazily, so a huge count costs nothing until it is read', () => {
+    const lines = generator().lines(1e12)
+    const first = [lines.next().value, lines.next().value, lines.next().value]
+    expect(first.every((line) => typeof line === 'string' && line.endsWith('}\n'))).toBe(true)
+  })
+})
+
+describe('sequenceHex', () => {
+  it('is a bijection: distinct sequence numbers give distinct 16-hex ids', () => {
+    const key = hashSeed('ids:test')
+    const seen = new Set<string>()
+    for (let n = 0; n < 100_000; n++) seen.add(sequenceHex(n, key))
+    expect(seen.size).toBe(100_000)
+    expect([...seen].every((hex) => /^[0-9a-f]{16}$/.test(hex))).toBe(true)
+  })
+})
+
+describe('writeLines', () => {
+  it('respects backpressure: the stream never buffers more than about one chunk', async () => {
+    let maxBuffered = 0
+    const slow = new Writable({
+      highWaterMark: 16 * 1024,
+      write(_chunk, _encoding, done) {
+        maxBuffered = Math.max(maxBuffered, slow.writableLength)
+        setImmediate(done)
+      },
+    })
+    const bytes = await writeLines(generator().lines(5_000), slow, 64 * 1024)
+    expect(bytes).toBeGreaterThan(5_000 * 500)
+    expect(maxBuffered).toBeLessThan(2 * 64 * 1024 + 16 * 1024) // one chunk in flight, one queued at most
+  })
+})
+
+describe('generate-corpus CLI', () => {
+  it('writes the same bytes as the library, and the file loads through FileRecordSource', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-'))
+    const out = join(dir, 'sub', 'corpus.ndjson')
+    const script = new URL('../../scripts/generate-corpus.ts', import.meta.url).pathname
+    await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      script,
+      '--count',
+      '250',
+      '--seed',
+      'cli',
+      '--out',
+      out,
+    ])
+    expect(readFileSync(out, 'utf8')).toBe(text('cli', 250))
+    const { records } = await new FileRecordSource(out).load()
+    expect(records).toHaveLength(250)
+  })
+
+  it('refuses a missing or invalid count with a usage message', async () => {
+    const script = new URL('../../scripts/generate-corpus.ts', import.meta.url).pathname
+    const run = promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      script,
+      '--count',
+      '0',
+      '--out',
+      '/tmp/x.ndjson',
+    ])
+    await expect(run).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--count must be an integer from 1 to'),
+    })
+  })
+})
