@@ -18,10 +18,16 @@ describe('tokenize', () => {
     ])
   })
   it('keeps single letters that are words (permis C, permis D)', () => {
-    expect(tokenize('permis C et permis D')).toEqual(['permis', 'c', 'et', 'permis', 'd'])
+    expect(tokenize('permis C et permis D')).toEqual(['permi', 'c', 'et', 'permi', 'd'])
   })
   it('splits on hyphens, apostrophes inside words, and punctuation', () => {
-    expect(tokenize('R412-6-1 : aujourd’hui, porte-à-faux!')).toEqual(['r412', '6', '1', 'aujourd', 'hui', 'porte', 'a', 'faux'])
+    expect(tokenize('R412-6-1 : aujourd’hui, porte-à-faux!')).toEqual(['r412', '6', '1', 'aujourd', 'hui', 'porte', 'a', 'fau'])
+  })
+  it('folds light French plurals, the same for singular and plural', () => {
+    expect(tokenize('panneaux panneau signaux signal priorités priorité feux feu')).toEqual([
+      'panneau', 'panneau', 'signal', 'signal', 'priorite', 'priorite', 'feu', 'feu',
+    ])
+    expect(tokenize('bus plus mois pass 3PMSF R412 eaux eau')).toEqual(['bus', 'plus', 'mois', 'pass', '3pmsf', 'r412', 'eau', 'eau'])
   })
 })
 
