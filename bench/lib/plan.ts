@@ -1,0 +1,107 @@
+/** What one bench run measures, and for how long: the targets, their goals and the run options. */
+import type { Goal } from './report.js'
+import type { ServerId } from './servers.js'
+
+export type MixName = 'api' | 'api-100k' | 'mcp-legacy' | 'mcp-modern'
+
+/** One measured line of the table: a server driven with a mix. */
+export type Measurement = { id: string; label: string; server: ServerId; mix: MixName; goal?: Goal }
+
+export const REFERENCE_ID = 'reference'
+export const PEER_ID = 'peer'
+
+/** Issue 7's targets, in the order of the first pass (later passes rotate it). */
+export const MEASUREMENTS: readonly Measurement[] = [
+  {
+    id: REFERENCE_ID,
+    label: 'reference: bare node:http, one pre-built buffer',
+    server: 'reference',
+    mix: 'api',
+  },
+  { id: 'nginx', label: 'nginx static file (machine ceiling)', server: 'nginx', mix: 'api' },
+  {
+    id: 'off',
+    label: 'service, quota off',
+    server: 'off',
+    mix: 'api',
+    goal: { vsReference: 0.8, vsPeer: 2.5 },
+  },
+  {
+    id: 'memory',
+    label: 'service, in-memory quota',
+    server: 'memory',
+    mix: 'api',
+    goal: { vsReference: 0.7, vsPeer: 2.5 },
+  },
+  {
+    id: 'redis',
+    label: 'service, Redis quota',
+    server: 'redis',
+    mix: 'api',
+    goal: { vsReference: 0.45, vsPeer: 2.5 },
+  },
+  { id: PEER_ID, label: 'peer baseline: Fastify + MiniSearch + JSON.stringify', server: 'peer', mix: 'api' },
+  {
+    id: 'mcp-legacy',
+    label: 'service POST /mcp, 2025 stateless (SSE answer), quota off',
+    server: 'off',
+    mix: 'mcp-legacy',
+  },
+  {
+    id: 'mcp-modern',
+    label: 'service POST /mcp, 2026-07-28 envelope (JSON answer), quota off',
+    server: 'off',
+    mix: 'mcp-modern',
+  },
+  { id: 'off-100k', label: 'service, quota off, 100 000-record corpus', server: 'off-100k', mix: 'api-100k' },
+]
+
+export type RunOptions = {
+  quick: boolean
+  passes: number
+  /** Seconds of each measured wrk run. */
+  durationS: number
+  /** Seconds of the unrecorded run before the passes, per target. */
+  warmupS: number
+  /** Seconds of each fixed-rate (h2load) run. */
+  fixedRateS: number
+  connections: number
+  profile: boolean
+  build: boolean
+  /** Rewrite the generated part of docs/benchmarks.md (full runs only by default). */
+  docs: boolean
+}
+
+/**
+ * Defaults: about 10 minutes for the full run (9 targets × 3 passes × 12 s, plus warm-up, fixed-rate
+ * runs, the 100k corpus load and profiles), about 3 for --quick.
+ */
+export function parseOptions(argv: readonly string[]): RunOptions {
+  const quick = argv.includes('--quick')
+  const value = (name: string, fallback: number) => {
+    const i = argv.indexOf(name)
+    if (i === -1) return fallback
+    const n = Number(argv[i + 1])
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`bench: ${name} needs a positive number`)
+    return n
+  }
+  const known = ['--quick', '--passes', '--duration', '--profile', '--no-profile', '--no-build', '--no-docs']
+  const unknown = argv.filter(
+    (a, i) => a.startsWith('--') && !known.includes(a) && !/^--(passes|duration)$/.test(argv[i - 1] ?? ''),
+  )
+  if (unknown.length > 0)
+    throw new Error(`bench: unknown option ${unknown.join(', ')}; known: ${known.join(' ')}`)
+  const passes = Math.max(3, Math.round(value('--passes', 3))) // fewer than 3 gives no usable median
+  return {
+    quick,
+    passes,
+    durationS: value('--duration', quick ? 3 : 12),
+    warmupS: quick ? 2 : 5,
+    fixedRateS: quick ? 3 : 12,
+    connections: 32,
+    // Profiles take a minute or two: on in full runs, on request (--profile) in quick ones.
+    profile: !argv.includes('--no-profile') && (!quick || argv.includes('--profile')),
+    build: !argv.includes('--no-build'),
+    docs: !argv.includes('--no-docs') && !quick,
+  }
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { markdownTable, markdownVerdicts, summarise, unmet, type TargetMeasurements } from './report.js'
+import type { WrkResult } from './wrk.js'
+
+const run = (rps: number, p99Ms = 2): WrkResult => ({
+  requests: rps * 10,
+  durationS: 10,
+  rps,
+  bytesPerRequest: 1000,
+  p50Ms: 1,
+  p90Ms: 1.5,
+  p99Ms,
+  maxMs: 9,
+  errors: 0,
+})
+
+const measured: TargetMeasurements[] = [
+  { id: 'reference', label: 'reference', passes: [run(50_000), run(40_000), run(52_000)] },
+  { id: 'peer', label: 'peer', passes: [run(10_000), run(8_000), run(10_400)] },
+  {
+    id: 'off',
+    label: 'service, quota off',
+    passes: [run(42_000, 3), run(33_000, 5), undefined],
+    goal: { vsReference: 0.8, vsPeer: 2.5 },
+  },
+  {
+    id: 'redis',
+    label: 'service, Redis quota',
+    passes: [run(20_000), run(16_000), run(20_800)],
+    goal: { vsReference: 0.45, vsPeer: 2.5 },
+  },
+  { id: 'broken', label: 'never ran', passes: [undefined, undefined, undefined] },
+]
+
+describe('summarise', () => {
+  const rows = summarise(measured, 'reference', 'peer')
+
+  it('drops targets with no completed pass', () => {
+    expect(rows.map((r) => r.id)).toEqual(['reference', 'peer', 'off', 'redis'])
+  })
+
+  it('gives median and range of req/s over completed passes, and the median p99', () => {
+    const off = rows.find((r) => r.id === 'off')!
+    expect(off.rps).toEqual({ median: 37_500, min: 33_000, max: 42_000 })
+    expect(off.p99Ms).toBe(4)
+  })
+
+  it('takes ratios within each pass', () => {
+    const off = rows.find((r) => r.id === 'off')!
+    expect(off.vsReference).toBeCloseTo((42_000 / 50_000 + 33_000 / 40_000) / 2)
+    expect(off.vsPeer).toBeCloseTo((4.2 + 4.125) / 2)
+    expect(rows.find((r) => r.id === 'reference')!.vsReference).toBe(1)
+  })
+
+  it('judges each goal', () => {
+    const off = rows.find((r) => r.id === 'off')!
+    expect(off.verdicts).toEqual([
+      { text: '×reference 0.83 (goal ≥ 0.80): met', met: true },
+      { text: '×peer 4.16 (goal ≥ 2.50): met', met: true },
+    ])
+    const redis = rows.find((r) => r.id === 'redis')!
+    expect(redis.verdicts.map((v) => v.met)).toEqual([false, false])
+    expect(unmet(rows).map((r) => r.id)).toEqual(['redis'])
+  })
+
+  it('renders a markdown table and the verdicts', () => {
+    const table = markdownTable(rows)
+    expect(table.split('\n')).toHaveLength(2 + rows.length)
+    expect(table).toContain('| service, quota off | 37,500 | 33,000–42,000 | 0.83 | 4.16 |')
+    expect(markdownVerdicts(rows)).toContain(
+      '- **service, Redis quota**: ×reference 0.40 (goal ≥ 0.45): NOT met',
+    )
+  })
+})
