@@ -7,6 +7,7 @@ import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontex
 import { z } from 'zod'
 import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../http/schemas.js'
 import { FactSchema, RecordIdSchema } from '../records/record.js'
+import { withCachedJsonSchema } from './cached-schema.js'
 import type { RecordReader } from './reader.js'
 import { renderCatalogue, renderRecord, renderSearch } from './render.js'
 
@@ -18,9 +19,16 @@ export const CATALOGUE_URI = 'reference-records://catalogue'
 export const MAX_LISTED_RESOURCES = 1_000
 
 const { q, kind, region, limit, offset } = SearchParamsSchema.shape
-// The same parameter schemas as the HTTP API, so validation and semantics cannot differ.
-const SearchInput = z.strictObject({ q, kind, region, limit, offset }) // unknown arguments are refused, as on the API
-const GetInput = z.strictObject({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') })
+// The same parameter schemas as the HTTP API, so validation and semantics cannot differ; unknown
+// arguments are refused, as on the API. Converted to JSON Schema once, not per request.
+const SearchInput = withCachedJsonSchema(z.strictObject({ q, kind, region, limit, offset }))
+const GetInput = withCachedJsonSchema(
+  z.strictObject({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') }),
+)
+const NoInput = withCachedJsonSchema(z.strictObject({}))
+const SearchOutput = withCachedJsonSchema(SearchEnvelopeSchema)
+const FactOutput = withCachedJsonSchema(FactSchema)
+const CatalogueOutput = withCachedJsonSchema(CatalogueSchema)
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
 
 const text = (value: string) => [{ type: 'text' as const, text: value }]
@@ -43,7 +51,7 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
         'Search the records (French). Every significant word of q must appear; accents and case are ignored. ' +
         'Filter by kind (fact = official rule, lesson, expertise, offer, …) and region; page with limit (1–50) and offset.',
       inputSchema: SearchInput,
-      outputSchema: SearchEnvelopeSchema,
+      outputSchema: SearchOutput,
       annotations: { title: 'Search records', ...READ_ONLY },
     },
     async (args) => {
@@ -58,7 +66,7 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
       title: 'Read one record',
       description: 'Read one record by id, with its text, link, sources and verification date. Use search_facts first if you do not know the id.',
       inputSchema: GetInput,
-      outputSchema: FactSchema,
+      outputSchema: FactOutput,
       annotations: { title: 'Read one record', ...READ_ONLY },
     },
     async ({ id }) => {
@@ -74,8 +82,8 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
     {
       title: 'Describe the records',
       description: 'What the records cover: counts per kind, limits, links and reuse conditions.',
-      inputSchema: z.strictObject({}),
-      outputSchema: CatalogueSchema,
+      inputSchema: NoInput,
+      outputSchema: CatalogueOutput,
       annotations: { title: 'Describe the records', ...READ_ONLY },
     },
     async () => {
