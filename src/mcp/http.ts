@@ -1,11 +1,12 @@
 /**
- * MCP over Streamable HTTP at /mcp, stateless: every request gets a fresh server instance from the
- * SDK's createMcpHandler, which serves both protocol eras (2025 `initialize` clients through its
- * stateless legacy leg, 2026-07-28 clients natively) and answers GET/DELETE as a stateless server
- * must. No session affinity, so it works behind any load balancer of replicas.
+ * MCP over Streamable HTTP at /mcp, stateless: every request gets a fresh server instance, so no
+ * session affinity is needed behind a load balancer of replicas. 2026-07-28 requests go to the SDK's
+ * createMcpHandler; 2025-era requests (the `initialize` handshake and what follows) are routed with
+ * the SDK's own isLegacyRequest to a stateless transport that answers in JSON — the handler's built-in
+ * legacy leg answers with Server-Sent Events, which costs every client a stream for one result.
  */
 import { toNodeHandler } from '@modelcontextprotocol/node'
-import { createMcpHandler } from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import type { RecordReader } from './reader.js'
 import { createMcpServer } from './server.js'
@@ -18,17 +19,34 @@ export const isMcpPath = (url: string) => url === MCP_PATH || url.startsWith(`${
 const MAX_BODY_BYTES = 64 * 1024
 
 export async function mcpRoutes(app: FastifyInstance, reader: RecordReader, version: string): Promise<void> {
-  const handler = createMcpHandler(() => createMcpServer(reader, version), {
-    legacy: 'stateless',
+  const factory = () => createMcpServer(reader, version)
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
     responseMode: 'json',
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (err) => app.log.debug({ err: err.message }, 'mcp request rejected'),
   })
+  const legacy = async (request: Request): Promise<Response> => {
+    // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
+    if (request.method !== 'POST') return methodNotAllowed()
+    const server = factory()
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    try {
+      return await transport.handleRequest(request)
+    } finally {
+      void server.close()
+    }
+  }
+  const handler = {
+    fetch: async (request: Request) =>
+      (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? legacy(request) : modern.fetch(request),
+  }
   const serve = toNodeHandler(handler, {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (err) => app.log.error({ err }, 'mcp handler failed'),
   })
-  app.addHook('onClose', async () => handler.close())
+  app.addHook('onClose', async () => modern.close())
 
   await app.register(async (mcp) => {
     // The SDK reads and parses the body itself, so a malformed one gets a JSON-RPC parse error, not our 400.
@@ -45,4 +63,9 @@ export async function mcpRoutes(app: FastifyInstance, reader: RecordReader, vers
       },
     })
   })
+}
+
+function methodNotAllowed(): Response {
+  const body = { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this stateless MCP endpoint takes POST only.' } }
+  return new Response(JSON.stringify(body), { status: 405, headers: { 'content-type': 'application/json', allow: 'POST, OPTIONS' } })
 }

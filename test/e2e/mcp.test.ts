@@ -154,6 +154,27 @@ describe('MCP over Streamable HTTP', () => {
     expect(put.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { status: 405, code: 'method_not_allowed' } } })
   })
 
+  it('answers in JSON, not a stream, in both protocol eras', async () => {
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      server.raw('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      })
+    const initialize = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    })
+    expect(initialize.status).toBe(200)
+    expect(initialize.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(initialize.body.result.serverInfo.name).toBe('reference-records')
+    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fact', arguments: { id: FACT_ID } } })
+    expect(call.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(call.body.result.structuredContent.id).toBe(FACT_ID)
+  })
+
   it('answers malformed JSON with a JSON-RPC parse error', async () => {
     const res = await server.raw('/mcp', {
       method: 'POST',
