@@ -2,15 +2,13 @@
  * Builds the HTTP application (never listens): the API under /api/v1, operational endpoints, CORS,
  * the error body on every failure. `main.ts` composes it with a record source and listens.
  */
-import cors from '@fastify/cors'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { ApiError } from '../errors.js'
 import type { Metrics } from '../metrics.js'
-import { registerQuota } from '../ratelimit/plugin.js'
 import type { Quota } from '../ratelimit/quota.js'
-import { MCP_PATH, MCP_REQUEST_HEADERS, mcpRoutes } from '../mcp/http.js'
+import { MCP_PATH, mcpRoutes } from '../mcp/http.js'
 import { LocalRecordReader } from '../mcp/reader.js'
 import type { LiveRecords } from '../records/live-records.js'
 import { PACKAGE_VERSION } from '../version.js'
@@ -18,15 +16,13 @@ import { handleClientError } from './client-errors.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
 import { requestId } from './logging.js'
 import { refuseOtherMethods } from './methods.js'
+import { registerRequestGuards } from './request-guards.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { docsRoutes } from './routes/docs.js'
 import { healthRoutes } from './routes/health.js'
 import { recordRoutes } from './routes/records.js'
 import { searchRoutes } from './routes/search.js'
 import { API_PREFIX } from './schemas.js'
-
-/** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
-export const MAX_URL_LENGTH = 8_192
 
 // Bounds on slow or idle clients; each must be shorter than the one after it for Node to apply it.
 // Node checks the first two only every `checkEveryMs` (30 s by default, which would let a slow client
@@ -62,39 +58,7 @@ export async function buildApp({ records, config, quota, metrics, logger }: AppD
   })
 
   registerErrorHandlers(app)
-  // Public CORS on every response, errors included; hook onRequest so it is set before anything can refuse.
-  // One static policy for the whole origin: a per-path delegator made @fastify/cors re-normalise its
-  // options on every request (4 % of CPU under load). Preflights therefore also allow POST and DELETE,
-  // which /mcp takes; the read-only API still answers them 405, readable by the browser.
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id', ...MCP_REQUEST_HEADERS],
-    exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
-    maxAge: 86_400,
-    strictPreflight: false,
-  })
-  let draining = false
-  app.addHook('preClose', (done) => {
-    draining = true
-    done()
-  })
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id)
-    if (draining) {
-      // Shutting down: tell the client (or load balancer) to go elsewhere, and close this connection.
-      reply.header('connection', 'close')
-      return done(new ApiError('unavailable', 'The server is shutting down; retry shortly', { headers: { 'retry-after': '1' } }))
-    }
-    done()
-  })
-  if (quota !== undefined) registerQuota(app, quota, metrics)
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.url.length > MAX_URL_LENGTH) {
-      return done(new ApiError('invalid_parameter', `Request URL is ${req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`, { status: 414 }))
-    }
-    done()
-  })
+  await registerRequestGuards(app, quota, metrics)
 
   const ctx = { records, publicBaseUrl: config.http.publicBaseUrl }
   const catalogueOptions = { requestsPerMinute: quota?.limit ?? 0, contact: config.publisher.contact, mcpPath: MCP_PATH }
