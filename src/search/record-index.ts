@@ -3,6 +3,7 @@
  * and swaps it in, so a request always reads one consistent snapshot.
  */
 import { createHash } from 'node:crypto'
+import { strongEtag } from '../etag.js'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { RecordBatch } from '../records/source.js'
 import { TextIndex, type IndexedText } from './text-index.js'
@@ -73,7 +74,7 @@ export class RecordIndex {
   constructor(batch: RecordBatch) {
     const entries = batch.records.map((record): IndexedRecord => {
       const json = JSON.stringify(record)
-      return { record, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` }
+      return { record, json, etag: strongEtag(json) }
     })
     this.all = entries.sort(compareListing)
     this.#byId = new Map(this.all.map((e) => [e.record.id, e]))

@@ -1,8 +1,8 @@
 /** GET /api/v1/ (getCatalogue) and GET /api/v1/openapi.json: bodies built once per snapshot / per start. */
-import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { RecordIndex } from '../../search/record-index.js'
 import { buildCatalogue, type CatalogueOptions } from '../catalogue.js'
+import { strongEtag } from '../../etag.js'
 import { sendJson } from '../conditional.js'
 import { beginLiveRead, type ApiContext } from '../live-read-request.js'
 import { buildOpenApiDocument } from '../openapi.js'
@@ -12,7 +12,7 @@ import { API_PREFIX, NoParamsSchema } from '../schemas.js'
 type Body = { json: string; etag: string }
 const toBody = (value: unknown): Body => {
   const json = JSON.stringify(value)
-  return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` }
+  return { json, etag: strongEtag(json) }
 }
 
 export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext, options: Omit<CatalogueOptions, 'publicBaseUrl'>): void {

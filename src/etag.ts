@@ -1,0 +1,5 @@
+/** Strong ETags for serialised bodies, shared by the index (records) and the HTTP layer (catalogue, OpenAPI). */
+import { createHash } from 'node:crypto'
+
+/** A content hash, quoted: equal bodies get equal tags on every replica, any change a new one. */
+export const strongEtag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
