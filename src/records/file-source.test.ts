@@ -79,6 +79,21 @@ describe('FileRecordSource refuses bad files, naming the record, the field and t
 })
 
 describe('following a records file', () => {
+  it('sees a change made between the load and the start of watching', async () => {
+    const path = write(JSON.stringify(fixture))
+    const source = new FileRecordSource(path, 60_000) // the poller alone would not look again in this test
+    const records = new LiveRecords()
+    await loadInto(source, records)
+    writeFileSync(path, JSON.stringify(fixture.slice(0, 3)))
+    const swapped = new Promise<RecordIndex>((resolve) => records.onSwap(resolve))
+    const follower = followSource(source, records, { info: () => {}, error: () => {} })
+    try {
+      expect((await swapped).size).toBe(3)
+    } finally {
+      follower.stop()
+    }
+  })
+
   const followers: { stop(): void }[] = []
   afterEach(() => followers.splice(0).forEach((f) => f.stop()))
   const silent = { info: () => {}, error: () => {} }

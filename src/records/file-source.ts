@@ -21,8 +21,12 @@ export class FileRecordSource implements RecordSource {
     this.origin = `file:${path}`
   }
 
+  /** The file's mtime and size when the last load began: what "changed" is measured against. */
+  #loadedVersion = ''
+
   async load(): Promise<RecordBatch> {
     try {
+      this.#loadedVersion = versionOf(await stat(this.path))
       // NDJSON is read line by line: a whole large file would not fit in one string (V8 caps strings
       // at ~512 MiB, about 330 000 records), and lines need not all be in memory at once.
       const { raw, publishedAt } = (await this.isNdjson()) ? { raw: await this.readNdjson(), publishedAt: undefined } : await this.readWhole()
@@ -111,10 +115,14 @@ export class FileRecordSource implements RecordSource {
   }
 
   watch(onChange: () => void): () => void {
-    const listener = (curr: { mtimeMs: number; size: number }, prev: { mtimeMs: number; size: number }) => {
-      if (curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size) onChange()
+    // Compared with what the last load saw, not with the previous poll: a change made between the
+    // load and the watcher's first poll is still seen, and a refused file is not reloaded every poll.
+    const listener = (curr: { mtimeMs: number; size: number }) => {
+      if (versionOf(curr) !== this.#loadedVersion) onChange()
     }
     watchFile(this.path, { interval: this.watchIntervalMs, persistent: false }, listener)
+    // watchFile only reports differences between its own polls: check once against the load too.
+    stat(this.path).then(listener, () => {})
     return () => unwatchFile(this.path, listener)
   }
 
@@ -122,6 +130,8 @@ export class FileRecordSource implements RecordSource {
     unwatchFile(this.path)
   }
 }
+
+const versionOf = (s: { mtimeMs: number; size: number }) => `${s.mtimeMs}:${s.size}`
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; error: string }
 function tryJson(text: string): JsonResult {
