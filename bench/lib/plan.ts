@@ -43,7 +43,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   { id: PEER_ID, label: 'peer baseline: Fastify + MiniSearch + JSON.stringify', server: 'peer', mix: 'api' },
   {
     id: 'mcp-legacy',
-    label: 'service POST /mcp, 2025 stateless (SSE answer), quota off',
+    label: 'service POST /mcp, 2025 stateless (JSON answer), quota off',
     server: 'off',
     mix: 'mcp-legacy',
   },
