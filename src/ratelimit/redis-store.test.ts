@@ -24,6 +24,15 @@ describe.runIf(available)('Redis quota store', () => {
     expect(decisions.filter((d) => d.allowed)).toHaveLength(120)
   })
 
+  it('takes concurrent requests of one client in batches, each with its own remaining count', async () => {
+    const store = new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:` })
+    const decisions = await Promise.all(Array.from({ length: 700 }, () => store.take('burst', 500, 60_000)))
+    const allowed = decisions.filter((d) => d.allowed)
+    expect(allowed).toHaveLength(500)
+    expect(allowed.map((d) => d.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 500 }, (_, i) => i))
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetSeconds === 60)).toBe(true)
+  })
+
   it('uses Redis time by default and lets keys expire with the window', async () => {
     const keyPrefix = `test:${randomUUID()}:`
     const redis = connect()
