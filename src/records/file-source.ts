@@ -63,14 +63,18 @@ export class FileRecordSource implements RecordSource {
     const lines = createInterface({ input: createReadStream(this.path, { encoding: 'utf8' }), crlfDelay: Infinity })
     let number = 0
     for await (const line of lines) {
-      number++
-      const text = number === 1 ? line.replace(/^\uFEFF/, '') : line
-      if (text.trim() === '') continue
-      const parsed = tryJson(text)
-      if (!parsed.ok) throw new Error(`records: ${this.origin}: line ${number}: not valid JSON (${parsed.error})`)
-      raw.push({ value: parsed.value, where: `line ${number}` })
+      const record = this.ndjsonLine(number === 0 ? line.replace(/^\uFEFF/, '') : line, ++number)
+      if (record !== undefined) raw.push(record)
     }
     return raw
+  }
+
+  /** One NDJSON line (numbered from 1): a raw record, or undefined for a blank line. */
+  private ndjsonLine(line: string, number: number): RawRecord | undefined {
+    if (line.trim() === '') return undefined
+    const parsed = tryJson(line)
+    if (!parsed.ok) throw new Error(`records: ${this.origin}: line ${number}: not valid JSON (${parsed.error})`)
+    return { value: parsed.value, where: `line ${number}` }
   }
 
   private parse(text: string): { raw: RawRecord[]; publishedAt?: string } {
@@ -100,14 +104,7 @@ export class FileRecordSource implements RecordSource {
   }
 
   private parseNdjson(text: string): RawRecord[] {
-    const raw: RawRecord[] = []
-    text.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return
-      const parsed = tryJson(line)
-      if (!parsed.ok) throw new Error(`records: ${this.origin}: line ${i + 1}: not valid JSON (${parsed.error})`)
-      raw.push({ value: parsed.value, where: `line ${i + 1}` })
-    })
-    return raw
+    return text.split('\n').flatMap((line, i) => this.ndjsonLine(line, i + 1) ?? [])
   }
 
   private indexed(values: unknown[]): RawRecord[] {
