@@ -22,14 +22,9 @@ class PostingsBuilder {
   size = 0
   add(doc: number, titleTf: number, bodyTf: number): void {
     if (this.size === this.docs.length) {
-      const grow = <T extends Uint32Array | Uint16Array>(a: T): T => {
-        const next = new (a.constructor as new (n: number) => T)(a.length * 2)
-        next.set(a)
-        return next
-      }
-      this.docs = grow(this.docs)
-      this.titleTf = grow(this.titleTf)
-      this.bodyTf = grow(this.bodyTf)
+      this.docs = grown(this.docs)
+      this.titleTf = grown(this.titleTf)
+      this.bodyTf = grown(this.bodyTf)
     }
     this.docs[this.size] = doc
     this.titleTf[this.size] = Math.min(titleTf, 0xffff)
@@ -159,9 +154,10 @@ export class TextIndex {
   }
 }
 
-function grown(counts: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
-  const next = new Uint32Array(counts.length * 2)
-  next.set(counts)
+/** A copy of a typed array with twice the room (postings and per-term counts grow this way). */
+function grown<T extends Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(values: T): T {
+  const next = new (values.constructor as new (length: number) => T)(values.length * 2)
+  next.set(values)
   return next
 }
 
