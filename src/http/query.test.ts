@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mentionsPoLive, parseQuery } from './query.js'
+import { isUnderPath, mentionsPoLive, parseQuery } from './query.js'
 
 describe('mentionsPoLive', () => {
   it.each([
@@ -29,4 +29,15 @@ describe('parseQuery', () => {
   it('refuses malformed percent-encoding, naming the parameter', () => {
     expect(() => parseQuery('q=%E9')).toThrow('Query parameter "q" has invalid percent-encoding')
   })
+})
+
+describe('isUnderPath', () => {
+  it.each([
+    ['/mcp', true],
+    ['/mcp?x=1', true],
+    ['/mcp/x', true],
+    ['/mcpx', false],
+    ['/api/v1', false],
+    ['/', false],
+  ])('%s under /mcp → %s', (target, expected) => expect(isUnderPath(target, '/mcp')).toBe(expected))
 })

@@ -7,6 +7,13 @@ import { ApiError } from '../errors.js'
 
 export type QueryPairs = Map<string, string[]>
 
+/** Whether a raw request target is `root` itself or below it: "/mcp", "/mcp?x", "/mcp/x", but not "/mcpx". */
+export function isUnderPath(target: string, root: string): boolean {
+  if (!target.startsWith(root)) return false
+  const next = target[root.length]
+  return next === undefined || next === '/' || next === '?'
+}
+
 /** The query part of a raw request target, without the "?" (undefined when there is no "?"). */
 export function rawQuery(url: string): string | undefined {
   const i = url.indexOf('?')

@@ -6,10 +6,11 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.js'
-import { MCP_REQUEST_HEADERS } from '../mcp/http.js'
+import { MCP_PATH, MCP_REQUEST_HEADERS } from '../mcp/http.js'
 import type { Metrics } from '../metrics.js'
 import { registerQuota } from '../ratelimit/plugin.js'
 import type { Quota } from '../ratelimit/quota.js'
+import { API_PREFIX } from './schemas.js'
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
 export const MAX_URL_LENGTH = 8_192
@@ -40,7 +41,8 @@ export async function registerRequestGuards(app: FastifyInstance, quota: Quota |
     reply.header('connection', 'close')
     done(new ApiError('unavailable', 'The server is shutting down; retry shortly', { headers: { 'retry-after': '1' } }))
   })
-  if (quota !== undefined) registerQuota(app, quota, metrics)
+  // Every request to the API and to MCP counts (CONTRACT.md "Quota"); operational endpoints do not.
+  if (quota !== undefined) registerQuota(app, quota, metrics, [API_PREFIX, MCP_PATH])
   app.addHook('onRequest', (req, _reply, done) => {
     if (req.url.length <= MAX_URL_LENGTH) return done()
     done(new ApiError('invalid_parameter', `Request URL is ${req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`, { status: 414 }))

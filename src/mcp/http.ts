@@ -8,13 +8,14 @@
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
+import { isUnderPath } from '../http/query.js'
 import type { RecordReader } from './reader.js'
 import { createMcpServer } from './server.js'
 
 export const MCP_PATH = '/mcp'
 /** Request headers MCP clients send (Streamable HTTP), allowed by CORS preflights. */
 export const MCP_REQUEST_HEADERS = ['Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID']
-export const isMcpPath = (url: string) => url === MCP_PATH || url.startsWith(`${MCP_PATH}?`) || url.startsWith(`${MCP_PATH}/`)
+export const isMcpPath = (url: string) => isUnderPath(url, MCP_PATH)
 /** Largest JSON-RPC request body accepted; tool arguments here are a few hundred bytes. */
 const MAX_BODY_BYTES = 64 * 1024
 

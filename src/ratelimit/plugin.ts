@@ -5,20 +5,23 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ApiError } from '../errors.js'
+import { isUnderPath } from '../http/query.js'
 import type { Metrics } from '../metrics.js'
 import { clientKey } from './client-key.js'
 import type { Quota } from './quota.js'
 import type { Decision } from './store.js'
 
-/** Whether a request target is under /api/v1 or /mcp. */
-export function isCounted(url: string): boolean {
-  for (const root of ['/api/v1', '/mcp']) {
-    if (url.startsWith(root) && (url.length === root.length || url[root.length] === '/' || url[root.length] === '?')) return true
+/** Counts requests whose target is under one of `countedRoots` (the API root and the MCP endpoint). */
+export function registerQuota(
+  app: FastifyInstance,
+  quota: Quota,
+  metrics: Pick<Metrics, 'quotaRefused'>,
+  countedRoots: readonly string[],
+): void {
+  const isCounted = (url: string) => {
+    for (const root of countedRoots) if (isUnderPath(url, root)) return true // a loop: no closure per request
+    return false
   }
-  return false
-}
-
-export function registerQuota(app: FastifyInstance, quota: Quota, metrics: Pick<Metrics, 'quotaRefused'>): void {
   const apply = (reply: FastifyReply, decision: Decision): ApiError | undefined => {
     reply.header('ratelimit-policy', quota.policyHeader).header('ratelimit', quota.rateLimitHeader(decision))
     if (decision.allowed) return undefined
