@@ -3,15 +3,13 @@
  * contract's body `{"error":{"code","message"}}` with its status. Internals are logged, never sent.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, toErrorBody, type ErrorCode } from '../errors.js'
+import { ApiError, ERROR_STATUS, toErrorBody, type ErrorCode } from '../errors.js'
 import { isMcpPath } from '../mcp/http.js'
 
-const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
-  404: 'not_found',
-  405: 'method_not_allowed',
-  429: 'rate_limited',
-  503: 'unavailable',
-}
+// The contract's table read backwards (404 → not_found, 405 → method_not_allowed…).
+const CODE_BY_STATUS = Object.fromEntries(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code])) as Partial<
+  Record<number, ErrorCode>
+>
 
 /** Maps framework errors (bad URL, body too large, …) to the contract's codes, keeping their 4xx status. */
 export function toApiError(err: unknown): ApiError | undefined {
