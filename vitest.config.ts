@@ -1,10 +1,28 @@
+/**
+ * The suite in three layers, so a developer can run the fast one alone (`npm run test:unit`, seconds):
+ * - unit: in-process, no network beyond a local scripted server; fake clocks instead of sleeps;
+ * - integration: real Redis and PostgreSQL, real redis-server processes;
+ * - e2e: the real service listening on a socket, child processes, Debian's Chromium, nginx.
+ * `npm test` runs all three (after build, typecheck and lint).
+ */
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
-    // Servers, child processes and real Redis/Postgres: give them room, but keep the suite bounded.
+    // Servers, child processes and real services: give them room, but keep the suite bounded.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/types/**/*.test.ts', 'test/relevance/**/*.test.ts', 'test/corpus/**/*.test.ts'],
+          testTimeout: 10_000,
+        },
+      },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/regressions/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/browser/**/*.test.ts'] } },
+    ],
   },
 })
