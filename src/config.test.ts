@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { BUNDLED_RECORDS_FILE, loadConfig } from './config.js'
+import { BUNDLED_RECORDS_FILE, loadConfig, loadDatabaseUrl, loadMcpConfig, parseTrustedProxies } from './config.js'
 
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
-      http: { port: 8080, host: '0.0.0.0', publicBaseUrl: undefined, trustProxy: undefined },
+      http: { port: 8080, host: '0.0.0.0', backlog: 4096, publicBaseUrl: undefined, trustProxy: undefined },
       quota: { perMinute: 120, redisUrl: undefined, redisKeyPrefix: 'reference-records:', redisTimeoutMs: 25 },
-      records: { file: BUNDLED_RECORDS_FILE },
+      records: { file: BUNDLED_RECORDS_FILE, databaseUrl: undefined },
       log: { level: 'info', hashKey: undefined },
       publisher: { contact: 'contact@code-et-conduite.example' },
     })
   })
   it('reads the environment, and flags win over it', () => {
     const config = loadConfig({ PORT: '9000', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, { port: '9001', 'public-base-url': 'https://records.example.org/' })
-    expect(config.http).toEqual({ port: 9001, host: '127.0.0.1', publicBaseUrl: 'https://records.example.org' })
+    expect(config.http).toEqual({ port: 9001, host: '127.0.0.1', backlog: 4096, publicBaseUrl: 'https://records.example.org' })
     expect(config.log.level).toBe('warn')
   })
   it('treats an empty variable as unset', () => {
@@ -48,5 +48,40 @@ describe('loadConfig', () => {
   })
   it('refuses a public base URL with a query', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(/must not contain a query or a fragment/)
+  })
+})
+
+describe('parseTrustedProxies', () => {
+  it('accepts addresses and CIDR ranges', () => {
+    expect(parseTrustedProxies('10.0.0.0/8, 127.0.0.1,::1, fd00::/8')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8'])
+  })
+  it.each(['2', 'loopback', '10.0.0.0/33', '10.0.0.300'])('refuses %s, naming it', (value) => {
+    expect(() => parseTrustedProxies(value)).toThrow(`"${value}" is not an IP address or CIDR range`)
+  })
+})
+
+describe('DATABASE_URL', () => {
+  const url = 'postgres://replica@db.internal:5432/records'
+  it('makes PostgreSQL the source of records, from the environment or the flag', () => {
+    expect(loadConfig({ DATABASE_URL: url }).records.databaseUrl).toBe(url)
+    expect(loadConfig({}, { 'database-url': 'postgresql:///records?host=/run/postgresql' }).records.databaseUrl).toBe('postgresql:///records?host=/run/postgresql')
+  })
+  it('refuses another scheme without echoing a password, and a file given as well', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:s3cret@db/records' })).toThrow(
+      'config: invalid settings\n  DATABASE_URL (--database-url) = "mysql://admin:***@db/records": must be a postgres:// or postgresql:// URL',
+    )
+    expect(() => loadConfig({ DATABASE_URL: url, RECORDS_FILE: 'records.json' })).toThrow(
+      'RECORDS_FILE (--records-file) and DATABASE_URL (--database-url): give one source of records, not both',
+    )
+  })
+  it('is required by the publishing commands', () => {
+    expect(loadDatabaseUrl({}, url)).toBe(url)
+    expect(loadDatabaseUrl({ DATABASE_URL: url })).toBe(url)
+    expect(() => loadDatabaseUrl({})).toThrow('config: no database: set DATABASE_URL or give --database-url')
+  })
+  it('serves MCP from PostgreSQL, one source at a time', () => {
+    expect(loadMcpConfig({ DATABASE_URL: url })).toEqual({ source: 'postgres', databaseUrl: url })
+    expect(loadMcpConfig({ DATABASE_URL: url }, { 'records-file': 'x.json' })).toEqual({ source: 'file', file: 'x.json' })
+    expect(() => loadMcpConfig({}, { 'database-url': url, 'base-url': 'https://x.example/api/v1' })).toThrow('give one of --records-file, --base-url or --database-url, not several')
   })
 })

@@ -1,10 +1,12 @@
 /**
- * Settings, read once from the environment and the `serve` command's flags (flags win), validated
- * as a whole so that a bad start names every bad value at once. The only reader of process.env.
+ * Settings, read once from the environment and the commands' flags (flags win), validated as a
+ * whole so that a bad start names every bad value at once. The only reader of process.env (a lint
+ * rule holds every other module to it): commands get their settings from here, with one rule for
+ * empty values.
  */
 import { fileURLToPath } from 'node:url'
+import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
-import { parseTrustedProxies } from './ratelimit/client-key.js'
 
 /** The bundled sample records, used when RECORDS_FILE is not set. */
 export const BUNDLED_RECORDS_FILE = fileURLToPath(new URL('../data/records.json', import.meta.url))
@@ -22,11 +24,23 @@ const baseUrl = z
   .refine((u) => !/[?#]/.test(u), 'must not contain a query or a fragment')
   .transform((u) => u.replace(/\/+$/, ''))
 
+const databaseUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+
 /** Every setting, with its default. Keys are the environment variable names. */
 export const SettingsSchema = z.object({
   PORT: port.default(8080).describe('TCP port of the HTTP server. Default 8080.'),
   HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0').describe('Address to listen on. Default 0.0.0.0 (every IPv4 interface); use :: for IPv6 too.'),
+  LISTEN_BACKLOG: z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a whole number of connections')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65_535, 'must be from 1 to 65535')
+    .default(4_096)
+    .describe('Connections the kernel may queue before the server accepts them (listen backlog). Default 4096; Linux caps it at net.core.somaxconn.'),
   RECORDS_FILE: z.string().trim().min(1, 'must not be empty').default(BUNDLED_RECORDS_FILE).describe('Records file (JSON array, NDJSON, or {"records": [...]}). Default: the bundled sample.'),
+  DATABASE_URL: databaseUrl
+    .optional()
+    .describe('PostgreSQL database holding the published snapshots: records are read from it (and followed) instead of RECORDS_FILE. Default: none.'),
   PUBLIC_BASE_URL: baseUrl.optional().describe('Public origin (and path prefix) of the service, for absolute links; links are root-relative otherwise.'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info').describe('pino log level. Default info.'),
   LOG_HASH_KEY: z.string().min(16, 'must be at least 16 characters').optional().describe('Key of the hash that replaces client addresses in logs. Default: random at each start, so a client can be followed within one process; set it (same value on every replica) to follow one across replicas and restarts.'),
@@ -65,32 +79,138 @@ export const SettingsSchema = z.object({
 export type Settings = z.infer<typeof SettingsSchema>
 export const SETTING_NAMES = Object.keys(SettingsSchema.shape) as (keyof Settings)[]
 
+/** The process's environment: the one place it is read. */
+export const processEnv = (): NodeJS.ProcessEnv => process.env
+
+/** Parses TRUST_PROXY: comma-separated addresses or CIDR ranges. Throws naming the bad entry. */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? isCidr(entry) : isAddress(entry)
+    if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
+  }
+  return entries
+}
+
+// ipaddr.isValid also takes legacy IPv4 forms ("2" is 0.0.0.2): a typo must not silently trust an address.
+const isAddress = (s: string) => ipaddr.IPv4.isValidFourPartDecimal(s) || ipaddr.IPv6.isValid(s)
+
+function isCidr(entry: string): boolean {
+  try {
+    ipaddr.parseCIDR(entry)
+    return isAddress(entry.slice(0, entry.lastIndexOf('/')))
+  } catch {
+    return false
+  }
+}
+
 /** `--records-file` ⇄ `RECORDS_FILE`. */
 export const flagName = (setting: string): string => setting.toLowerCase().replaceAll('_', '-')
+
+/**
+ * The one rule for a setting's value: a flag wins over the environment, and an empty value
+ * (`PORT=`, `--port ''`) means "not set", as in most twelve-factor tools.
+ */
+export function settingValue(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>, name: string): string | undefined {
+  const flag = flags[flagName(name)]
+  if (flag !== undefined && flag !== '') return flag
+  const fromEnv = env[name]
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
+}
 
 /** Reads the settings; CLI flags (same names, kebab-case) win over the environment. Throws listing every bad key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string | undefined> = {}) {
   const raw: Record<string, string | undefined> = {}
   for (const name of SETTING_NAMES) {
-    const value = flags[flagName(name)] ?? env[name]
-    // An empty variable (`PORT=`) means "not set", as in most twelve-factor tools.
-    if (value !== undefined && value !== '') raw[name] = value
+    const value = settingValue(env, flags, name)
+    if (value !== undefined) raw[name] = value
   }
   const result = SettingsSchema.safeParse(raw)
   if (!result.success) {
     const lines = result.error.issues.map((i) => {
       const key = String(i.path[0])
-      return `  ${key} (--${flagName(key)}) = ${JSON.stringify(raw[key])}: ${i.message}`
+      // Connection URLs may carry a password: never echo it.
+      const shown = key === 'DATABASE_URL' || key === 'REDIS_URL' ? redactUrl(raw[key] ?? '') : JSON.stringify(raw[key])
+      return `  ${key} (--${flagName(key)}) = ${shown}: ${i.message}`
     })
     throw new Error(`config: invalid settings\n${lines.join('\n')}`)
   }
+  if (raw.RECORDS_FILE !== undefined && raw.DATABASE_URL !== undefined) {
+    throw new Error('config: invalid settings\n  RECORDS_FILE (--records-file) and DATABASE_URL (--database-url): give one source of records, not both')
+  }
   const s = result.data
   return Object.freeze({
-    http: { port: s.PORT, host: s.HOST, publicBaseUrl: s.PUBLIC_BASE_URL, trustProxy: s.TRUST_PROXY },
+    http: { port: s.PORT, host: s.HOST, backlog: s.LISTEN_BACKLOG, publicBaseUrl: s.PUBLIC_BASE_URL, trustProxy: s.TRUST_PROXY },
     quota: { perMinute: s.RATE_LIMIT_PER_MINUTE, redisUrl: s.REDIS_URL, redisKeyPrefix: s.REDIS_KEY_PREFIX, redisTimeoutMs: s.REDIS_TIMEOUT_MS },
-    records: { file: s.RECORDS_FILE },
+    records: { file: s.RECORDS_FILE, databaseUrl: s.DATABASE_URL },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },
     publisher: { contact: s.PUBLISHER_CONTACT },
   })
 }
 export type Config = ReturnType<typeof loadConfig>
+
+/** Environment variable naming the API root read by the client commands and `mcp --base-url`. */
+export const BASE_URL_SETTING = 'REFERENCE_RECORDS_URL'
+
+/**
+ * Where the `mcp` command reads records: a records file in this process, PostgreSQL's published
+ * snapshots, or a running service's API root. Same rules as `serve` (flags win, empty means unset);
+ * at most one of the three flags; a bad value throws naming it.
+ */
+export function loadMcpConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: { 'records-file'?: string; 'base-url'?: string; 'database-url'?: string } = {},
+) {
+  const given = (name: keyof typeof flags) => (flags[name] === '' ? undefined : flags[name])
+  const fileFlag = given('records-file')
+  const urlFlag = given('base-url')
+  const databaseFlag = given('database-url')
+  if ([fileFlag, urlFlag, databaseFlag].filter((f) => f !== undefined).length > 1) {
+    throw new Error('config: give one of --records-file, --base-url or --database-url, not several')
+  }
+  // An explicit flag wins over whatever the environment names; from the environment, a remote API first.
+  const fromEnv = fileFlag === undefined && urlFlag === undefined && databaseFlag === undefined
+  const baseUrl = urlFlag ?? (fromEnv ? settingValue(env, {}, BASE_URL_SETTING) : undefined)
+  if (baseUrl !== undefined) {
+    const checked = baseUrlSchema.safeParse(baseUrl)
+    if (!checked.success) throw new Error(`config: invalid settings\n  ${BASE_URL_SETTING} (--base-url) = ${JSON.stringify(baseUrl)}: ${checked.error.issues[0]!.message}`)
+    return Object.freeze({ source: 'remote' as const, baseUrl: checked.data })
+  }
+  if (databaseFlag !== undefined || (fromEnv && settingValue(env, {}, 'DATABASE_URL') !== undefined)) {
+    if (fromEnv && settingValue(env, {}, 'RECORDS_FILE') !== undefined) {
+      throw new Error('config: invalid settings\n  RECORDS_FILE and DATABASE_URL: give one source of records, not both')
+    }
+    return Object.freeze({ source: 'postgres' as const, databaseUrl: loadDatabaseUrl(env, databaseFlag) })
+  }
+  const file = fileFlag ?? settingValue(env, {}, 'RECORDS_FILE') ?? BUNDLED_RECORDS_FILE
+  return Object.freeze({ source: 'file' as const, file: file.trim() === '' ? BUNDLED_RECORDS_FILE : file })
+}
+
+/**
+ * The database of the publishing commands (`publish`, `snapshots`, `rollback`, `db migrate`) and of
+ * `mcp --database-url`: the flag, else DATABASE_URL, validated like the `serve` setting. Throws
+ * when neither is given or the value is not a PostgreSQL URL.
+ */
+export function loadDatabaseUrl(env: NodeJS.ProcessEnv = process.env, flag?: string): string {
+  const value = settingValue(env, { 'database-url': flag }, 'DATABASE_URL')
+  if (value === undefined) throw new Error('config: no database: set DATABASE_URL or give --database-url (e.g. postgres://user@db.example:5432/records)')
+  const checked = SettingsSchema.shape.DATABASE_URL.safeParse(value)
+  if (!checked.success) throw new Error(`config: invalid settings\n  DATABASE_URL (--database-url) = ${redactUrl(value)}: ${checked.error.issues[0]!.message}`)
+  return checked.data!
+}
+
+/** A URL as it may be printed (quoted): its password replaced, so errors and logs never show a credential. */
+export function redactUrl(value: string): string {
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
+}
+
+export type McpConfig = ReturnType<typeof loadMcpConfig>
+
+const baseUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://records.example.org/api/v1' })
+
+/** The API root the client commands read: --base-url, else REFERENCE_RECORDS_URL, else undefined (the client's default). */
+export function clientBaseUrl(env: NodeJS.ProcessEnv, flag: string | undefined): { value: string; from: string } | undefined {
+  if (flag !== undefined && flag !== '') return { value: flag, from: '--base-url' }
+  const fromEnv = settingValue(env, {}, BASE_URL_SETTING)
+  return fromEnv === undefined ? undefined : { value: fromEnv, from: BASE_URL_SETTING }
+}

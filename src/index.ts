@@ -1,6 +1,9 @@
-/** Public entry of the package: the record schema and types, and the pieces to embed the service. */
-export { FactSchema, KINDS, ID_PATTERN, type Fact, type Kind } from './records/record.js'
-export { SearchEnvelopeSchema, CatalogueSchema, ErrorBodySchema, API_VERSION, type SearchEnvelope, type Catalogue } from './http/schemas.js'
+/**
+ * Root entry of the package: the record schema and its types, the settings, and the service to embed
+ * (a server in your own process). It pulls Fastify, pino and prom-client: a program that only reads
+ * the API imports `reference-records/client` instead, which carries none of them.
+ */
+export { FactSchema, KINDS, ID_PATTERN, type Fact, type Kind } from './core/records/record.js'
+export { SearchEnvelopeSchema, SearchInterpretationSchema, CatalogueSchema, ErrorBodySchema, API_VERSION, type SearchEnvelope, type SearchInterpretation, type Catalogue } from './core/api/schemas.js'
 export { loadConfig, type Config } from './config.js'
-export { startServer, type RunningServer } from './server.js'
-export * from './client/index.js'
+export { createService, startServer, type Service, type RunningServer } from './service/service.js'

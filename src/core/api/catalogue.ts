@@ -1,0 +1,78 @@
+/**
+ * The catalogue (CONTRACT.md "Catalogue body"): built once per snapshot and shared by every
+ * adapter (the HTTP operation, the MCP tool and resource), so they can never describe the same
+ * snapshot differently.
+ */
+import { ATTRIBUTION_TEMPLATE } from '../records/attribution.js'
+import type { RecordIndex } from '../search/record-index.js'
+import { API_PREFIX, API_VERSION, LIMITS, type Catalogue } from './schemas.js'
+
+export type CatalogueOptions = {
+  /** Public base URL for absolute links; root-relative links otherwise. */
+  publicBaseUrl?: string
+  /** Requests per minute per client; 0 when no quota is enforced. */
+  requestsPerMinute: number
+  /** Where reusers ask for permission (full republication). */
+  contact: string
+  /** Path of the MCP endpoint, when one is served next to the API. */
+  mcpPath?: string
+  /** Path of the guide for people. Default "/docs". */
+  docsPath?: string
+}
+
+/** The catalogue of one snapshot, with its JSON text serialised once. */
+export type PreparedCatalogue = { readonly value: Catalogue; readonly json: string }
+
+/** Catalogues memoised per snapshot: a reload's new snapshot gets its own on first use. */
+export class Catalogues {
+  readonly #bySnapshot = new WeakMap<RecordIndex, PreparedCatalogue>()
+  constructor(readonly options: CatalogueOptions) {}
+
+  of(index: RecordIndex): PreparedCatalogue {
+    let prepared = this.#bySnapshot.get(index)
+    if (prepared === undefined) {
+      const value = buildCatalogue(index, this.options)
+      this.#bySnapshot.set(index, (prepared = { value, json: JSON.stringify(value) }))
+    }
+    return prepared
+  }
+}
+
+export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): Catalogue {
+  const base = options.publicBaseUrl ?? ''
+  const api = `${base}${API_PREFIX}`
+  return {
+    name: 'Reference-Records API',
+    description:
+      'Public, read-only records of a driving-licence training website: official rules (with their sources and ' +
+      'verification dates), lessons, method, offers, the organization and its people. GET only, no key.',
+    version: API_VERSION,
+    records: { total: index.size, by_kind: { ...index.countsByKind } },
+    updated_at: index.publishedAt,
+    links: {
+      self: `${api}/`,
+      search: `${api}/facts`,
+      record: `${api}/facts/{id}`,
+      openapi: `${api}/openapi.json`,
+      download: `${api}/facts.ndjson`,
+      ...(options.mcpPath === undefined ? {} : { mcp: `${base}${options.mcpPath}` }),
+      docs: `${base}${options.docsPath ?? '/docs'}`,
+    },
+    limits: {
+      requests_per_minute: options.requestsPerMinute,
+      max_limit: LIMITS.maxLimit,
+      max_offset: LIMITS.maxOffset,
+      max_q_length: LIMITS.maxQueryLength,
+    },
+    reuse: {
+      summary:
+        'Records may be consulted, quoted and summarised, including in commercial tools, if the attribution is visible ' +
+        'and links to the record page used. Keep the references and reservations that accompany a record, state your ' +
+        'adaptations, and keep official rules distinct from explanations, method and offers. Third-party documents and ' +
+        'images keep their own terms. Full republication of a course or article needs prior permission. Access grants ' +
+        'no partnership and no endorsement.',
+      attribution: ATTRIBUTION_TEMPLATE,
+      contact: options.contact,
+    },
+  }
+}

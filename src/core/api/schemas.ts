@@ -1,0 +1,114 @@
+/**
+ * The API's wire model (search envelope, catalogue, error body) and its parameters, defined once.
+ * The OpenAPI document, the request validation (HTTP and MCP alike), the MCP tool schemas and the
+ * TypeScript types all come from here and from records/record.ts.
+ */
+import { z } from 'zod'
+import { ERROR_CODES } from '../errors.js'
+import { FactSchema, KINDS, RecordIdSchema } from '../records/record.js'
+
+export const API_VERSION = '1.4.0'
+export const API_PREFIX = '/api/v1'
+export const LIMITS = { maxLimit: 50, defaultLimit: 10, maxOffset: 10_000, maxQueryLength: 300 } as const
+
+export const SearchInterpretationSchema = z
+  .strictObject({
+    words: z.array(z.string()).describe('The words the search required, as typed (after correction), in query order. A phrase with aliases counts as one.'),
+    ignored: z.array(z.string()).describe('Words of the query that were not required: stop words and question words.'),
+    corrected: z
+      .array(z.strictObject({ from: z.string(), to: z.string() }))
+      .describe('Words that matched nothing in the index, replaced by the closest indexed word (or two words run together).'),
+    expanded: z
+      .array(z.strictObject({ word: z.string(), with: z.array(z.string()) }))
+      .describe('Words that also matched other forms of the word or its aliases, with those forms and aliases (only words that did).'),
+    relaxed: z
+      .array(z.strictObject({ without: z.string(), q: z.string(), total: z.int().positive() }))
+      .max(5)
+      .describe('Only when total is 0: queries that would match, each the query minus one word, with their totals, most specific (fewest matches) first; empty when none would.'),
+  })
+  .meta({ id: 'SearchInterpretation', description: 'How q was read: present whenever q is given.' })
+export type SearchInterpretation = z.infer<typeof SearchInterpretationSchema>
+
+export const SearchEnvelopeSchema = z
+  .strictObject({
+    results: z.array(FactSchema),
+    total: z.int().nonnegative().describe('Number of matching records.'),
+    limit: z.int().min(1).max(LIMITS.maxLimit),
+    offset: z.int().min(0).max(LIMITS.maxOffset),
+    interpretation: SearchInterpretationSchema.optional(),
+  })
+  .meta({ id: 'SearchResult', description: 'A page of matching records.' })
+export type SearchEnvelope = z.infer<typeof SearchEnvelopeSchema>
+
+export const ErrorBodySchema = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.enum(ERROR_CODES),
+      message: z.string().describe('Human-readable; names the parameter at fault.'),
+    }),
+  })
+  .meta({ id: 'Error', description: 'Body of every error response.' })
+
+const link = z.string().describe('Absolute URL, or root-relative when no public base URL is configured.')
+export const CatalogueSchema = z
+  .strictObject({
+    name: z.string(),
+    description: z.string(),
+    version: z.literal(API_VERSION),
+    records: z.strictObject({
+      total: z.int().nonnegative(),
+      by_kind: z.strictObject(Object.fromEntries(KINDS.map((k) => [k, z.int().nonnegative()])) as Record<(typeof KINDS)[number], z.ZodInt>),
+    }),
+    updated_at: z.iso.datetime({ offset: true }).describe('When the served snapshot was published.'),
+    links: z.strictObject({
+      self: link,
+      search: link,
+      record: link.describe('URI template of one record: replace {id}.'),
+      openapi: link,
+      download: link.optional().describe('Every record of the served snapshot in one NDJSON response (gzip when accepted), when offered.'),
+      mcp: link.optional().describe('The MCP (tool-protocol) endpoint, when mounted.'),
+      docs: link,
+    }),
+    limits: z.strictObject({
+      requests_per_minute: z.int().nonnegative().describe('Per client, shared with the MCP server; 0 means no quota.'),
+      max_limit: z.int(),
+      max_offset: z.int(),
+      max_q_length: z.int(),
+    }),
+    reuse: z.strictObject({ summary: z.string(), attribution: z.string(), contact: z.string() }),
+  })
+  .meta({ id: 'Catalogue', description: 'What the API offers: record counts, links, limits and reuse conditions.' })
+export type Catalogue = z.infer<typeof CatalogueSchema>
+
+// Query values arrive as strings; only plain decimal digits become numbers, so "1e1", "+5" and " 5" are refused.
+const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v)
+const intParam = (min: number, max: number, fallback: number, description: string) => {
+  const error = `must be an integer from ${min} to ${max}`
+  return z.preprocess(digitsToNumber, z.int({ error }).min(min, { error }).max(max, { error }).default(fallback)).meta({ description })
+}
+
+export const PoLiveSchema = z
+  .literal('1', { error: 'must be 1 (or left out, to be redirected to the live read)' })
+  .optional()
+  .describe('Live read. Without it the answer is a 307 to the same address with po_live=1.')
+
+export const SearchParamsSchema = z.strictObject({
+  q: z
+    .string()
+    .refine((q) => [...q].length <= LIMITS.maxQueryLength, { error: `must be at most ${LIMITS.maxQueryLength} characters` })
+    .refine((q) => !/\p{Cc}/u.test(q), { error: 'must not contain control characters' })
+    .optional()
+    .describe(
+      'Words to find in title, text, description or references. Accents and case are ignored; question and stop words are ignored; every other word must be present, as itself, another of its forms or an alias; a word found nowhere is corrected. The answer says how q was read (interpretation).',
+    )
+    .meta({ maxLength: LIMITS.maxQueryLength }),
+  region: z.enum(['france'], { error: 'must be france' }).optional().describe('Only records whose regions hold France.'),
+  kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }).optional().describe('Only records of this kind.'),
+  limit: intParam(1, LIMITS.maxLimit, LIMITS.defaultLimit, 'Page size.'),
+  offset: intParam(0, LIMITS.maxOffset, 0, 'Records to skip; page with offset and limit.'),
+  po_live: PoLiveSchema,
+})
+export type SearchParams = z.infer<typeof SearchParamsSchema>
+
+export const NoParamsSchema = z.strictObject({ po_live: PoLiveSchema })
+export const FactPathSchema = z.strictObject({ id: RecordIdSchema })

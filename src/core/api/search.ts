@@ -1,0 +1,51 @@
+/**
+ * A search answer, assembled once for every transport: the HTTP route sends its JSON, the MCP tools
+ * (through LocalRecordReader) its object. Both carry the same envelope — results, total, limit,
+ * offset and, whenever q is given, the interpretation — so they cannot tell different stories.
+ */
+import { strongEtag } from '../etag.js'
+import { searchKey, toIndexQuery, type IndexedRecord, type RecordIndex } from '../search/record-index.js'
+import type { SearchEnvelope, SearchInterpretation, SearchParams } from './schemas.js'
+
+/** Search parameters after validation, `po_live` aside (it is an HTTP matter). */
+export type SearchInput = Omit<SearchParams, 'po_live'>
+
+export type SearchAnswer = {
+  results: readonly IndexedRecord[]
+  total: number
+  limit: number
+  offset: number
+  interpretation?: SearchInterpretation
+  /** Strong ETag of the answer: a function of the snapshot and the query as given. */
+  etag: string
+}
+
+export function answerSearch(index: RecordIndex, input: SearchInput): SearchAnswer {
+  const query = toIndexQuery(input)
+  const page = index.search(query)
+  return {
+    results: page.results,
+    total: page.total,
+    limit: query.limit,
+    offset: query.offset,
+    interpretation: page.interpretation,
+    etag: strongEtag(`${index.version}|${searchKey(query)}`),
+  }
+}
+
+/** The envelope as an object (for MCP structured content and in-process readers). */
+export function searchEnvelope(answer: SearchAnswer): SearchEnvelope {
+  const { results, total, limit, offset, interpretation } = answer
+  const envelope: SearchEnvelope = { results: results.map((e) => e.record), total, limit, offset }
+  if (interpretation !== undefined) envelope.interpretation = interpretation
+  return envelope
+}
+
+/** The envelope as JSON, assembled from each record's JSON serialised at load: no JSON.stringify of records per request. */
+export function searchEnvelopeJson(answer: SearchAnswer): string {
+  let body = '{"results":['
+  for (let i = 0; i < answer.results.length; i++) body += (i === 0 ? '' : ',') + answer.results[i]!.json
+  body += `],"total":${answer.total},"limit":${answer.limit},"offset":${answer.offset}`
+  if (answer.interpretation !== undefined) body += `,"interpretation":${JSON.stringify(answer.interpretation)}`
+  return `${body}}`
+}

@@ -1,0 +1,109 @@
+/**
+ * The default quota store: a sliding log per client in this process. Exact: a request is accepted
+ * when fewer than `limit` accepted requests are younger than `windowMs`.
+ *
+ * Memory: a key's log is an array of timestamps (8 bytes per counted request) and keys are
+ * kept in a Map in order of last activity, so a sweep drops idle clients from its head in time
+ * proportional to what it drops. docs/operations.md states the measured bound for 1 million clients.
+ */
+import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './store.js'
+
+/**
+ * One client's accepted timestamps, oldest first: a plain array of doubles (V8 stores it unboxed;
+ * a Float64Array ring measured 329 instead of 281 bytes per one-request client) read from `head`.
+ * Expiry advances `head` and compacts only when most of the array is dead, so every operation is
+ * amortised O(1) whatever the limit — `shift()` would move the whole array on each request.
+ */
+class SlidingLog {
+  readonly times: number[] = []
+  head = 0
+
+  get size(): number {
+    return this.times.length - this.head
+  }
+
+  /** Drops timestamps at or before `cutoff` (they left the window). */
+  expire(cutoff: number): void {
+    const times = this.times
+    while (this.head < times.length && times[this.head]! <= cutoff) this.head++
+    if (this.head === times.length) {
+      times.length = 0
+      this.head = 0
+    } else if (this.head >= 64 && this.head * 2 >= times.length) {
+      times.splice(0, this.head)
+      this.head = 0
+    }
+  }
+
+  oldest(): number {
+    return this.times[this.head]!
+  }
+
+  newest(): number {
+    return this.times[this.times.length - 1]!
+  }
+
+  push(time: number): void {
+    this.times.push(time)
+  }
+}
+
+export type MemoryStoreOptions = {
+  /** Length of the rolling window, in ms. Default 60 000. */
+  windowMs?: number
+  /** Clock in milliseconds; injectable for tests. Default Date.now. */
+  now?: () => number
+  /** How often idle clients are forgotten, in ms. Default 10 000. */
+  sweepIntervalMs?: number
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly kind = 'memory'
+  readonly #logs = new Map<string, SlidingLog>()
+  readonly #now: () => number
+  readonly #sweepIntervalMs: number
+  #lastSweep: number
+  readonly windowMs: number
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.windowMs = options.windowMs ?? WINDOW_MS
+    this.#now = options.now ?? Date.now
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? 10_000
+    this.#lastSweep = this.#now()
+  }
+
+  /** Number of clients currently remembered. */
+  get size(): number {
+    return this.#logs.size
+  }
+
+  take(key: string, limit: number): Decision {
+    const now = this.#now()
+    const windowMs = this.windowMs
+    if (now - this.#lastSweep >= this.#sweepIntervalMs) this.sweep(now)
+    let log = this.#logs.get(key)
+    if (log === undefined) log = new SlidingLog()
+    else this.#logs.delete(key) // re-inserted below: the Map stays ordered by last activity
+    this.#logs.set(key, log)
+    log.expire(now - windowMs)
+    if (log.size >= limit) {
+      return { allowed: false, remaining: 0, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
+    }
+    log.push(now)
+    return { allowed: true, remaining: limit - log.size, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
+  }
+
+  /** Forgets clients with nothing left in the window. Idle clients sit at the head of the Map. */
+  sweep(now = this.#now()): void {
+    this.#lastSweep = now
+    const cutoff = now - this.windowMs
+    for (const [key, log] of this.#logs) {
+      if (log.size > 0 && log.newest() > cutoff) break
+      this.#logs.delete(key)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#logs.clear()
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Records from PostgreSQL: the current published snapshot, shared by every replica. `load()` streams
+ * the current snapshot and validates it whole (schema, record count, checksum); `watch()` signals a
+ * change whenever the current publication differs from the last one loaded or refused (see
+ * PublicationWatcher: LISTEN, plus checks on reconnection and periodically). Until something is
+ * published there is nothing to load, and nothing is signalled: the service starts anyway and
+ * answers `unavailable` until the first publication.
+ */
+import pg from 'pg'
+import type { Log } from '../log.js'
+import { clientConfig, describeDatabase } from './postgres/connection.js'
+import { DEFAULT_WATCHER_TIMING, PublicationWatcher, type WatcherTiming } from './postgres/publication-watcher.js'
+import { readCurrentSnapshot, type ReadSnapshot } from './postgres/snapshot-reader.js'
+import { isUndefinedTable } from './postgres/tables.js'
+import { SourceUnavailableError, type RecordBatch, type RecordSource } from './source.js'
+import { validateRecords } from './validate.js'
+
+export type PostgresSourceOptions = {
+  log: Log
+  /** Names this process's connections in pg_stat_activity. Default "reference-records replica". */
+  applicationName?: string
+  timing?: Partial<WatcherTiming & { readStepTimeoutMs: number; batchRows: number }>
+}
+
+/** What the service shows about the source (metrics, logs). */
+export type SourceConnectionListener = (connected: boolean) => void
+
+export class PostgresRecordSource implements RecordSource {
+  readonly origin: string
+  readonly #pool: pg.Pool
+  readonly #watcher: PublicationWatcher
+  readonly #readStepTimeoutMs: number
+  readonly #batchRows: number
+  readonly #connectionListeners = new Set<SourceConnectionListener>()
+  #connected = false
+  #onChange: (() => void) | undefined
+  /** The publication last loaded or refused: a refused one is not loaded again (a transient failure is). */
+  #attempted: number | undefined
+  /** The publication being read now: a check during a long read must not queue the same load again. */
+  #reading: number | undefined
+
+  constructor(url: string, options: PostgresSourceOptions) {
+    this.origin = describeDatabase(url)
+    const config = clientConfig(url, options.applicationName ?? 'reference-records replica')
+    // Loads never overlap (the follower runs one at a time): one connection, closed when idle.
+    this.#pool = new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 10_000 })
+    this.#pool.on('error', () => undefined) // an idle connection dropped: the next load opens another
+    this.#readStepTimeoutMs = options.timing?.readStepTimeoutMs ?? 60_000
+    this.#batchRows = options.timing?.batchRows ?? 1_000
+    this.#watcher = new PublicationWatcher({
+      newClient: () => new pg.Client(config),
+      log: options.log,
+      origin: this.origin,
+      timing: { ...DEFAULT_WATCHER_TIMING, ...options.timing },
+      onCurrent: (id) => {
+        if (id !== undefined && id !== this.#attempted && id !== this.#reading) this.#onChange?.()
+      },
+      onConnection: (connected) => {
+        this.#connected = connected
+        for (const listener of this.#connectionListeners) listener(connected)
+      },
+    })
+  }
+
+  /** Whether the dedicated LISTEN connection is up. */
+  get connected(): boolean {
+    return this.#connected
+  }
+
+  /** Calls `listener` whenever the LISTEN connection comes up or goes down. */
+  onConnection(listener: SourceConnectionListener): () => void {
+    this.#connectionListeners.add(listener)
+    return () => this.#connectionListeners.delete(listener)
+  }
+
+  async load(): Promise<RecordBatch> {
+    const read = await this.#read()
+    const { publication } = read
+    this.#attempted = publication.publicationId
+    const origin = `${this.origin} snapshot ${publication.snapshotId}`
+    if (read.raw.length !== publication.recordCount) {
+      throw new Error(`records: ${origin}: ${read.raw.length} records read, ${publication.recordCount} published; nothing loaded`)
+    }
+    if (read.checksum !== publication.checksum) {
+      throw new Error(`records: ${origin}: checksum ${read.checksum.slice(0, 12)}… of the records read differs from the published ${publication.checksum.slice(0, 12)}…; nothing loaded`)
+    }
+    return {
+      records: validateRecords(origin, read.raw),
+      publishedAt: publication.publishedAt.toISOString(),
+      snapshot: { id: publication.snapshotId, publication: publication.publicationId },
+    }
+  }
+
+  /** Streams the current snapshot; any database failure is "unavailable", to be retried at the next signal. */
+  async #read(): Promise<ReadSnapshot> {
+    let client: pg.PoolClient
+    try {
+      client = await this.#pool.connect()
+    } catch (err) {
+      throw new SourceUnavailableError(`records: ${this.origin}: cannot connect (${(err as Error).message})`, { cause: err })
+    }
+    let failure: Error | undefined
+    try {
+      const read = await readCurrentSnapshot(client, {
+        batchRows: this.#batchRows,
+        withDeadline: (step) => this.#withDeadline(step),
+        onPublication: (publication) => (this.#reading = publication.publicationId),
+      })
+      if (read === undefined) throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet`)
+      return read
+    } catch (err) {
+      failure = err as Error
+      if (err instanceof SourceUnavailableError) throw err
+      if (isUndefinedTable(err)) throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet (no snapshot tables)`)
+      throw new SourceUnavailableError(`records: ${this.origin}: cannot read the current snapshot (${failure.message})`, { cause: err })
+    } finally {
+      this.#reading = undefined
+      // A connection that failed mid-read is destroyed rather than reused.
+      client.release(failure !== undefined)
+    }
+  }
+
+  #withDeadline<T>(step: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.#readStepTimeoutMs} ms`)), this.#readStepTimeoutMs)
+    })
+    return Promise.race([step, deadline]).finally(() => clearTimeout(timer))
+  }
+
+  watch(onChange: () => void): () => void {
+    this.#onChange = onChange
+    this.#watcher.start()
+    return () => {
+      this.#onChange = undefined
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#onChange = undefined
+    await this.#watcher.stop()
+    await this.#pool.end().catch(() => undefined)
+  }
+}

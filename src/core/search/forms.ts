@@ -1,0 +1,97 @@
+/**
+ * Word forms: which words of the index count as forms of a query word (stationner / stationnement /
+ * stationné, dépasser / dépassement). Two words are forms of each other when they have the same
+ * form key; the key comes from a light French stemmer, corrected by a reviewed exception file
+ * (data/search/forms.json).
+ *
+ * Written by hand rather than taken from a Snowball stemmer (@orama/stemmers, natural): Snowball's
+ * French algorithm strips far more and undoubles consonants, so on the sample's vocabulary it joins
+ * station / stationnement, vol / volant / voler and rat / rater — the false matches a search must not
+ * make. This one strips only the verb, participle, adjective and deverbal-noun endings below, and
+ * only when at least five letters remain, so "volant", "garer", "passage" and "station" keep their
+ * own key. docs/search.md lists every group it makes on the sample and why the harmful ones are out.
+ */
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { tokenize } from './tokenize.js'
+
+/** Endings stripped, longest first; applied to folded, plural-folded words (so "ées" is already "ee", "eux" is "eu"). */
+const SUFFIXES = [
+  'issement', 'issante', 'issant', 'issez', 'ement', 'ation', 'atoire', 'ance', 'euse', 'eu', 'age', 'ante', 'ant',
+  'ee', 'er', 'ez', 'ir', 'ie', 'e', 'i',
+]
+/** Letters a stem keeps at least: below five, "garer" would meet "gare" and "volant" "voler". */
+export const MIN_STEM = 5
+
+/** The stemmer alone: the first (longest) ending whose removal leaves `MIN_STEM` letters. */
+export function lightStem(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word
+  for (const suffix of SUFFIXES) {
+    if (word.length - suffix.length >= MIN_STEM && word.endsWith(suffix)) return word.slice(0, -suffix.length)
+  }
+  return word
+}
+
+const Entry = z.strictObject({ words: z.array(z.string().min(1)).min(1), reason: z.string().min(10) })
+export const FormRulesSchema = z.strictObject({
+  version: z.int().positive(),
+  about: z.string(),
+  keep_apart: z.array(Entry),
+  join: z.array(Entry.extend({ words: z.array(z.string().min(1)).min(2) })),
+})
+export type FormRules = z.infer<typeof FormRulesSchema>
+
+/** Forms as the search uses them: `key(word)` is equal for two words exactly when they are forms of each other. */
+export class WordForms {
+  readonly version: number
+  readonly #keys = new Map<string, string>()
+
+  constructor(rules: FormRules) {
+    this.version = rules.version
+    // A key no stem can be (stems are letters only), so no other word ever shares it.
+    for (const { words } of rules.keep_apart) for (const word of words.map(oneWord)) this.#keys.set(word, `=${word}`)
+    for (const { words } of rules.join) {
+      const folded = words.map(oneWord)
+      const key = lightStem(folded[0]!)
+      for (const word of folded) {
+        if (this.#keys.has(word)) throw new Error(`word forms: "${word}" is listed twice`)
+        this.#keys.set(word, key)
+      }
+    }
+  }
+
+  key(word: string): string {
+    return this.#keys.get(word) ?? lightStem(word)
+  }
+}
+
+/** A listed word must fold to exactly one word of the index (no spaces, hyphens or elisions). */
+function oneWord(text: string): string {
+  const words = tokenize(text)
+  if (words.length !== 1) throw new Error(`word forms: "${text}" is not one word`)
+  return words[0]!
+}
+
+/** data/search/forms.json, beside dist/ and src/ alike. */
+export const FORMS_FILE = new URL('../../../data/search/forms.json', import.meta.url)
+
+/** Reads and checks the forms file; a malformed file stops the service at start, never mid-request. */
+export function loadWordForms(file: URL = FORMS_FILE): WordForms {
+  return new WordForms(FormRulesSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))
+}
+
+/** The groups of two or more `words` that are forms of each other, by form key, each sorted (for review and docs). */
+export function formGroups(words: Iterable<string>, forms: WordForms): Map<string, string[]> {
+  const byKey = new Map<string, Set<string>>()
+  for (const word of words) {
+    const key = forms.key(word)
+    const group = byKey.get(key) ?? new Set<string>()
+    byKey.set(key, group.add(word))
+  }
+  const groups = new Map<string, string[]>()
+  for (const key of [...byKey.keys()].sort()) {
+    const group = byKey.get(key)!
+    if (group.size > 1) groups.set(key, [...group].sort())
+  }
+  return groups
+}

@@ -1,0 +1,154 @@
+/**
+ * How queries are read, on the bundled sample (the vocabulary a real corpus has): question words,
+ * forms, aliases, corrections, relaxed queries, and that AND still holds.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Fact } from '../records/record.js'
+import { loadWordForms } from './forms.js'
+import { RecordIndex, toIndexQuery } from './record-index.js'
+import { tokenize } from './tokenize.js'
+
+const file = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as Fact[] | { records: Fact[] }
+const records = Array.isArray(file) ? file : file.records
+const index = new RecordIndex({ records })
+const search = (q: string, limit = 50) => index.search(toIndexQuery({ q, limit, offset: 0 }))
+const ids = (q: string) => search(q).results.map((e) => e.record.id)
+const forms = loadWordForms()
+const textOf = (r: Fact) => new Set(tokenize([r.title, r.text, r.description ?? '', ...r.sources.map((s) => s.label), ...(r.bibliography ?? [])].join('\n')))
+
+describe('question and function words', () => {
+  it('are ignored, and the answer lists them', () => {
+    const page = search('est-ce que je peux stationner sur le trottoir ?')
+    expect(page.interpretation).toMatchObject({
+      words: ['stationner', 'trottoir'],
+      ignored: ['est', 'ce', 'que', 'je', 'peux', 'sur', 'le'],
+      corrected: [],
+    })
+    expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
+  })
+  it('ignore "combien de temps" as a whole, though "temps" alone is a subject', () => {
+    expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(['changer', 'adresse', 'carte', 'grise'])
+    expect(search('temps de réaction').interpretation?.words).toEqual(['temps', 'réaction'])
+  })
+  it('all count when the query has nothing else (the contract), as whole words: "peux" is not "peu"', () => {
+    const page = search('peux')
+    expect(page.interpretation).toMatchObject({ words: ['peux'], ignored: [], expanded: [] })
+    for (const e of page.results) expect(textOf(e.record)).toContain('peux')
+    expect(page.total).toBeLessThan(search('peu').total)
+  })
+})
+
+describe('word forms and aliases', () => {
+  it('find other forms of a word, and say which', () => {
+    const page = search('stationner trottoir')
+    expect(page.interpretation?.expanded).toEqual([{ word: 'stationner', with: expect.arrayContaining(['stationnement']) }])
+    expect(page.total).toBeGreaterThan(0)
+  })
+  it('find aliases: an alias group counts as one required word', () => {
+    const page = search('casque moto')
+    expect(page.interpretation?.words).toEqual(['casque', 'moto'])
+    expect(page.interpretation?.expanded).toContainEqual({ word: 'moto', with: ['motocyclette'] })
+    expect(page.results.map((e) => e.record.id)).toContain('fait-ca0ec87731dd083c') // says "motocyclette", never "moto"
+  })
+  it('read a phrase with aliases as one word ("rond-point" finds "giratoire")', () => {
+    expect(search('rond-point').interpretation).toMatchObject({ words: ['rond point'], expanded: [{ word: 'rond point', with: ['giratoire'] }] })
+  })
+  it('keep AND: every result holds each required word, one of its forms or one of its aliases', () => {
+    for (const q of ['casque moto', 'stationner trottoir', 'vitesse max autoroute', 'doubler un vélo', 'alcootest refus', 'carrefour priorité droite']) {
+      const page = search(q)
+      expect(page.total, q).toBeGreaterThan(0)
+      const { words, expanded } = page.interpretation!
+      for (const e of page.results) {
+        const keys = new Set([...textOf(e.record)].map((w) => forms.key(w)))
+        for (const word of words) {
+          const alternatives = [word, ...(expanded.find((x) => x.word === word)?.with ?? [])]
+          expect(alternatives.some((a) => tokenize(a).some((w) => keys.has(forms.key(w)))), `${q}: ${e.record.id} lacks ${word}`).toBe(true)
+        }
+      }
+    }
+  })
+})
+
+describe('corrections', () => {
+  it('replace a word found nowhere by the closest indexed word, and say so', () => {
+    const page = search('trotoir')
+    expect(page.interpretation).toMatchObject({ words: ['trottoir'], corrected: [{ from: 'trotoir', to: 'trottoir' }] })
+    expect(ids('trotoir')).toEqual(ids('trottoir'))
+  })
+  it('only touch words that find nothing, not even through a form', () => {
+    expect(search('trottoir').interpretation?.corrected).toEqual([])
+    expect(search('stationner').interpretation?.corrected).toEqual([])
+    // "stationement" stems to "station", a word of its own: that is no match, so it is corrected
+    expect(search('stationement').interpretation?.corrected).toEqual([{ from: 'stationement', to: 'stationnement' }])
+  })
+  it('split two words run together', () => {
+    expect(search('ceinturesecurite').interpretation?.corrected).toEqual([{ from: 'ceinturesecurite', to: 'ceinture sécurité' }])
+    // an alias is a match: "autoecole" is a spelling of "auto-école", not a word to correct
+    expect(search('autoecole').interpretation).toMatchObject({ corrected: [], expanded: [{ word: 'autoecole' }] })
+  })
+  it('never land on a stop or question word', () => {
+    expect(search('quell').interpretation?.corrected.map((c) => c.to)).not.toContain('quelle')
+    expect(search('pourr vitesse').interpretation?.corrected).toEqual([])
+  })
+  it('leave short words and codes alone', () => {
+    expect(search('zzz vitesse').interpretation?.corrected).toEqual([])
+    expect(search('zzz vitesse').total).toBe(0)
+  })
+})
+
+describe('relaxed queries', () => {
+  it('say, when nothing matches, which queries minus one word would, with their totals, most specific first', () => {
+    const page = search('casque trottoir handicapé')
+    expect(page.total).toBe(0)
+    const relaxed = page.interpretation!.relaxed
+    expect(relaxed.length).toBeGreaterThan(0)
+    expect(relaxed.map((r) => r.total)).toEqual(relaxed.map((r) => r.total).sort((a, b) => a - b))
+    for (const r of relaxed) {
+      expect(search(r.q).total).toBe(r.total)
+      expect(page.interpretation!.words).toContain(r.without)
+    }
+  })
+  it('are empty when a search matches, or when no query minus one word would', () => {
+    expect(search('trottoir').interpretation?.relaxed).toEqual([])
+    expect(search('zzzz').interpretation?.relaxed).toEqual([])
+    expect(search('zzzz yyyy').interpretation?.relaxed).toEqual([])
+  })
+  it('are not tried past eight required words (each is one more search)', () => {
+    const eight = 'vitesse autoroute pluie brouillard neige nuit feux visibilité'
+    expect(search(eight).total).toBe(0)
+    expect(search(eight).interpretation?.relaxed.length).toBeGreaterThan(0)
+    expect(search(`${eight} ceinture`).interpretation?.relaxed).toEqual([])
+  })
+  it('keep the filters of the search', () => {
+    const page = index.search(toIndexQuery({ q: 'vitesse trottoir casque', kind: 'lesson', limit: 10, offset: 0 }))
+    for (const r of page.interpretation!.relaxed) {
+      expect(index.search(toIndexQuery({ q: r.q, kind: 'lesson', limit: 10, offset: 0 })).total).toBe(r.total)
+    }
+  })
+})
+
+describe('ranking', () => {
+  it('puts the official rule before the tool on a blood-alcohol query', () => {
+    for (const q of ['alcoolémie', "taux d'alcoolémie", 'alcolémie']) {
+      const found = ids(q)
+      expect(found.indexOf('fait-b3164bb30e5f01f9'), q).toBeLessThan(found.indexOf('page-6dce2da845224cc4'))
+      expect(index.get(found[0]!)!.record.kind, q).toBe('fact')
+    }
+  })
+  it('keeps title matches first', () => {
+    const [first] = search('aquaplaning').results
+    expect(first!.record.title).toMatch(/^Aquaplaning/)
+  })
+})
+
+describe('a q without words', () => {
+  it('lists every record, with an empty interpretation', () => {
+    const page = search(' ?! ')
+    expect(page.total).toBe(records.length)
+    expect(page.interpretation).toEqual({ words: [], ignored: [], corrected: [], expanded: [], relaxed: [] })
+  })
+  it('has no interpretation without q', () => {
+    expect(index.search(toIndexQuery({ limit: 1, offset: 0 })).interpretation).toBeUndefined()
+  })
+})

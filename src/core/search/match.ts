@@ -1,0 +1,51 @@
+/**
+ * Evaluates a search over the postings: documents holding every word group, ranked.
+ *
+ * A query is an AND of groups (one per significant word); a group is an OR of alternatives (the
+ * word with its forms, each alias); an alternative is an AND of slots (a phrase's words); a slot is
+ * an OR of indexed words, each with a weight (1 for the word as typed, less for its other forms).
+ * Candidates come from the smallest group and are checked against the others by galloping search,
+ * one document at a time, so the cost follows the rarest word, as before groups existed.
+ */
+import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
+import type { Postings } from './postings.js'
+import { topKOf } from './top-k.js'
+
+export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
+
+export type MatchRequest = {
+  groups: readonly TermGroup[]
+  /** The filters (kind, region); undefined keeps every document. */
+  keep: ((doc: number) => boolean) | undefined
+  /** Only count the matches (for relaxed queries): no ranking, no page. */
+  countOnly?: boolean
+  offset: number
+  limit: number
+}
+
+export function matchGroups(postings: readonly Postings[], stats: FieldStats, ranking: Ranking, request: MatchRequest): { total: number; docs: number[] } {
+  const plan = Plan.of(request.groups, postings, stats)
+  if (plan === undefined) return { total: 0, docs: [] }
+  const candidates = plan.candidates()
+  const matched = new Uint32Array(candidates.length)
+  const tiers = request.countOnly ? undefined : new Uint8Array(candidates.length)
+  const scores = request.countOnly ? undefined : new Float64Array(candidates.length)
+  const keep = request.keep
+  let total = 0
+  for (let i = 0; i < candidates.length; i++) {
+    const doc = candidates[i]!
+    if ((keep !== undefined && !keep(doc)) || !plan.matches(doc)) continue
+    matched[total] = doc
+    if (tiers && scores) {
+      tiers[total] = Math.min(plan.tier, 255)
+      scores[total] = plan.score
+    }
+    total++
+  }
+  if (!tiers || !scores) return { total, docs: [] }
+  const { rankClass, tieRank } = ranking
+  const better = (a: number, b: number) =>
+    tiers[b]! - tiers[a]! || rankClass[matched[a]!]! - rankClass[matched[b]!]! || scores[b]! - scores[a]! || tieRank[matched[a]!]! - tieRank[matched[b]!]!
+  const page = topKOf(total, request.offset + request.limit, better).slice(request.offset)
+  return { total, docs: page.map((m) => matched[m]!) }
+}

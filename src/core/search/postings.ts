@@ -1,0 +1,77 @@
+/** Postings of one indexed word: the documents holding it (ascending) and its count in each field. */
+export type Postings = { readonly docs: Uint32Array; readonly titleTf: Uint16Array; readonly bodyTf: Uint16Array }
+
+/** Growable postings used while building; trimmed to typed arrays at the end. */
+export class PostingsBuilder {
+  docs = new Uint32Array(4)
+  titleTf = new Uint16Array(4)
+  bodyTf = new Uint16Array(4)
+  size = 0
+  add(doc: number, titleTf: number, bodyTf: number): void {
+    if (this.size === this.docs.length) {
+      this.docs = grown(this.docs)
+      this.titleTf = grown(this.titleTf)
+      this.bodyTf = grown(this.bodyTf)
+    }
+    this.docs[this.size] = doc
+    this.titleTf[this.size] = Math.min(titleTf, 0xffff)
+    this.bodyTf[this.size] = Math.min(bodyTf, 0xffff)
+    this.size++
+  }
+  build(): Postings {
+    return { docs: this.docs.slice(0, this.size), titleTf: this.titleTf.slice(0, this.size), bodyTf: this.bodyTf.slice(0, this.size) }
+  }
+}
+
+/** A copy of a typed array with twice the room (postings and per-term counts grow this way). */
+export function grown<T extends Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(values: T): T {
+  const next = new (values.constructor as new (length: number) => T)(values.length * 2)
+  next.set(values)
+  return next
+}
+
+/** First index ≥ `from` whose value is ≥ `target` in the ascending array (galloping, then binary search). */
+export function seek(values: Uint32Array, target: number, from: number): number {
+  let step = 1
+  let high = from
+  while (high < values.length && values[high]! < target) {
+    from = high + 1
+    high += step
+    step *= 2
+  }
+  high = Math.min(high, values.length)
+  while (from < high) {
+    const mid = (from + high) >>> 1
+    if (values[mid]! < target) from = mid + 1
+    else high = mid
+  }
+  return from
+}
+
+/**
+ * The ascending union of several postings' documents. Small unions are concatenated and sorted;
+ * large ones (over an eighth of the corpus) are marked in a byte per document, which costs one pass
+ * over the corpus instead of a sort of hundreds of thousands of numbers.
+ */
+export function unionOfDocs(lists: readonly Uint32Array[], documentCount: number): Uint32Array {
+  if (lists.length === 1) return lists[0]!
+  const total = lists.reduce((n, l) => n + l.length, 0)
+  if (total * 8 > documentCount) {
+    const marks = new Uint8Array(documentCount)
+    for (const list of lists) for (let i = 0; i < list.length; i++) marks[list[i]!] = 1
+    const union = new Uint32Array(total)
+    let size = 0
+    for (let doc = 0; doc < documentCount; doc++) if (marks[doc] === 1) union[size++] = doc
+    return union.subarray(0, size)
+  }
+  const all = new Uint32Array(total)
+  let at = 0
+  for (const list of lists) {
+    all.set(list, at)
+    at += list.length
+  }
+  all.sort()
+  let size = 0
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[size++] = all[i]!
+  return all.subarray(0, size)
+}

@@ -1,0 +1,92 @@
+/**
+ * Word folding shared by the index and the queries (CONTRACT.md "Search semantics"): both sides must
+ * fold identically, or a word would be indexed under one form and searched under another.
+ */
+
+// The French elisions the contract names; a word is dropped as an elision only when an apostrophe
+// follows it, because bare "c" or "d" are real words here (permis C, permis D).
+const ELIDED = new Set(['l', 'd', 'qu', 'n', 's', 'j', 'c', 'm', 't'])
+const APOSTROPHES = new Set([0x27, 0x2019, 0x02bc]) // ' ’ ʼ
+const COMBINING_MARKS = /\p{M}+/gu
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u
+
+/** Folds accents, case and the œ/æ ligatures: "Cœur À" → "coeur a". */
+export function fold(text: string): string {
+  return text
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/[æÆ]/g, 'ae')
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+}
+
+function isWordChar(code: number): boolean {
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) return true // a-z 0-9: most of folded French
+  return code >= 0x80 && LETTER_OR_DIGIT.test(String.fromCodePoint(code))
+}
+
+/**
+ * Folded words of a text, elisions dropped; apostrophes, hyphens and punctuation split words.
+ * A single pass over the folded text: regular expressions for the split and the elisions cost
+ * three times as much on a large corpus.
+ */
+export function tokenize(text: string): string[] {
+  const s = fold(text)
+  const words: string[] = []
+  let start = -1
+  for (let i = 0; i <= s.length; i++) {
+    const code = i < s.length ? s.codePointAt(i)! : 0x20
+    const width = code > 0xffff ? 2 : 1
+    if (isWordChar(code)) {
+      if (start < 0) start = i
+      i += width - 1
+      continue
+    }
+    if (start >= 0) {
+      const word = s.slice(start, i)
+      start = -1
+      if (!(APOSTROPHES.has(code) && ELIDED.has(word))) words.push(foldPlural(word))
+    }
+  }
+  return words
+}
+
+/** Words ending like a plural that are not one, and whose folding would meet another word. */
+const NOT_PLURALS: ReadonlySet<string> = new Set(['peux', 'veux', 'deux', 'ceux', 'mieux'])
+
+/**
+ * Light French plural folding, the same on the index and the query side, so "panneau" finds
+ * "panneaux" and "priorités" finds "priorité". Measured on the relevance table (docs/search.md):
+ * 49 → 55 of 58 learner queries right. Words of four letters or fewer are left alone ("bus",
+ * "plus", "mois"), and so are numbers and codes ("r412", "3pmsf"), except the plurals in -ux
+ * ("feux", "jeux"). The verb forms and words that only look like such plurals keep their "x", so
+ * "peux" never meets "peu" (a collision the first version of this rule made).
+ */
+export function foldPlural(word: string): string {
+  if (!/^[a-z]+$/.test(word) || NOT_PLURALS.has(word)) return word
+  if (word.length >= 5 && word.endsWith('aux') && !word.endsWith('eaux')) return `${word.slice(0, -3)}al` // signaux → signal
+  if (word.length >= 4 && word.endsWith('ux')) return word.slice(0, -1) // feux → feu, panneaux → panneau
+  if (word.length >= 5 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1) // priorites → priorite
+  return word
+}
+
+/** A word of a query, folded as the index folds it, with the text it was typed as (for the answer). */
+export type QueryToken = { word: string; typed: string }
+
+/**
+ * The folded words of a query, each with what the user typed: "Stationner" stays "Stationner" in
+ * the answer's interpretation while "stationner" is searched. Raw words are cut on the same
+ * characters as `tokenize`, then folded by it, so both sides agree word for word.
+ */
+export function queryTokens(query: string): QueryToken[] {
+  const tokens: QueryToken[] = []
+  for (const raw of query.normalize('NFC').split(RAW_SEPARATORS)) {
+    if (raw === '') continue
+    for (const word of tokenize(raw)) tokens.push({ word, typed: raw.replace(/['’ʼ]+$/u, '') })
+  }
+  return tokens
+}
+
+// Cut after an apostrophe (so "l'autoroute" gives "l'" and "autoroute") and on every other
+// character that is not a letter or a digit.
+const RAW_SEPARATORS = /(?<=['’ʼ])|[^\p{L}\p{N}\p{M}'’ʼ]+/u

@@ -1,0 +1,85 @@
+/**
+ * Prometheus metrics (GET /metrics). The service's own metrics live in one registry per service
+ * instance, so tests can run several; Node's process metrics (GC, event loop, memory) are collected
+ * once per process, because prom-client starts observers for them that cannot be stopped.
+ */
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
+
+const PREFIX = 'reference_records_'
+let processRegistry: Registry | undefined
+
+/** The process metrics' registry, created (and its collectors started) on first use only. */
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry()
+    collectDefaultMetrics({ register: processRegistry, prefix: PREFIX })
+  }
+  return processRegistry
+}
+
+export function createMetrics() {
+  const registry = new Registry()
+  const process = processMetrics()
+  const served: { publishedAtMs?: number; source: string } = { source: 'file' }
+  return {
+    registry,
+    /** The Prometheus text of this service's metrics and the process's. */
+    exposition: async () => {
+      const exposed = Registry.merge([process, registry])
+      return { contentType: exposed.contentType, body: await exposed.metrics() }
+    },
+    quotaRefused: new Counter({ name: `${PREFIX}quota_refused_total`, help: 'Requests refused with 429 by the request quota.', registers: [registry] }),
+    quotaFallbacks: new Counter({
+      name: `${PREFIX}quota_store_fallbacks_total`,
+      help: 'Times the shared quota store (Redis) failed and this process switched to its in-memory window.',
+      registers: [registry],
+    }),
+    quotaDegraded: new Gauge({
+      name: `${PREFIX}quota_store_degraded`,
+      help: '1 while this process counts requests in memory because the shared store (Redis) is unavailable.',
+      registers: [registry],
+    }),
+    records: new Gauge({ name: `${PREFIX}records`, help: 'Records in the served snapshot.', registers: [registry] }),
+    // Labelled by source ("file" or "postgres") so that, before the first load, no series exists at
+    // all (an unlabelled gauge would read 0, which looks like a fresh snapshot).
+    snapshotId: new Gauge({
+      name: `${PREFIX}snapshot_id`,
+      help: 'Id of the served snapshot (PostgreSQL only); absent before the first load.',
+      labelNames: ['source'],
+      registers: [registry],
+    }),
+    snapshotPublished: new Gauge({
+      name: `${PREFIX}snapshot_published_timestamp_seconds`,
+      help: 'When the served snapshot was published (Unix time); absent before the first load.',
+      labelNames: ['source'],
+      registers: [registry],
+    }),
+    snapshotAge: new Gauge({
+      name: `${PREFIX}snapshot_age_seconds`,
+      help: 'Seconds since the served snapshot was published, at the time of the scrape; absent before the first load.',
+      labelNames: ['source'],
+      registers: [registry],
+      collect() {
+        if (served.publishedAtMs !== undefined) this.set({ source: served.source }, (Date.now() - served.publishedAtMs) / 1000)
+      },
+    }),
+    sourceConnected: new Gauge({
+      name: `${PREFIX}records_source_connected`,
+      help: '1 while the records source is reachable (PostgreSQL: the LISTEN connection is up; a file: always 1), else 0.',
+      registers: [registry],
+    }),
+    /** Sets the snapshot gauges to the snapshot now served. */
+    serving(snapshot: { source: 'file' | 'postgres'; publishedAt: string; id?: number }): void {
+      served.source = snapshot.source
+      served.publishedAtMs = Date.parse(snapshot.publishedAt)
+      this.snapshotPublished.set({ source: snapshot.source }, served.publishedAtMs / 1000)
+      if (snapshot.id !== undefined) this.snapshotId.set({ source: snapshot.source }, snapshot.id)
+    },
+    recordsUpdatesRefused: new Counter({
+      name: `${PREFIX}records_updates_refused_total`,
+      help: 'Records updates (a changed file, a published snapshot) refused because they failed validation (the previous snapshot kept serving).',
+      registers: [registry],
+    }),
+  }
+}
+export type Metrics = ReturnType<typeof createMetrics>

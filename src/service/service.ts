@@ -1,0 +1,170 @@
+/**
+ * The composition root: the one module that knows every part. Settings → record source → snapshot →
+ * quota → the MCP handler and the HTTP app over the same core → listen; reloads and graceful
+ * shutdown. Kept free of argument parsing so tests can start a real server.
+ */
+import closeWithGrace from 'close-with-grace'
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import { Catalogues } from '../core/api/catalogue.js'
+import { LocalRecordReader } from '../core/api/reader.js'
+import { createQuota } from '../core/quota/create-quota.js'
+import type { Quota } from '../core/quota/quota.js'
+import { limitRepeats } from '../core/log.js'
+import type { LiveRecords } from '../core/snapshots/live-records.js'
+import { PACKAGE_VERSION } from '../core/version.js'
+import { buildHttpApp } from '../http/app.js'
+import type { Timeouts } from '../http/server.js'
+import { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler } from '../mcp/node-handler.js'
+import { createLogger } from './logger.js'
+import { createMetrics } from './metrics.js'
+import { openRecords } from './records.js'
+
+/** How the service drains on close. */
+export type DrainSettings = {
+  /** How long idle connections stay open for a request already on its way, in ms. Default 1 000. */
+  graceMs?: number
+  /** When every connection is closed, in ms after close() starts. Default 8 000 (below the 10 s signal grace). */
+  boundMs?: number
+}
+
+export type Service = {
+  app: FastifyInstance
+  records: LiveRecords
+  logger: Logger
+  /** Starts listening (HOST:PORT from the config) and returns the base URL, e.g. "http://127.0.0.1:8080". */
+  listen(): Promise<string>
+  /** Stops accepting, lets in-flight requests finish, stops following the source, releases Redis. */
+  close(): Promise<void>
+}
+export type RunningServer = Service & { url: string }
+
+/**
+ * Releases what a start has opened so far, last opened first; a failed start must not leave Redis
+ * reconnecting forever. One failing close does not stop the others, and is logged.
+ */
+class Resources {
+  readonly #closers: (() => Promise<void>)[] = []
+  constructor(private readonly logger: Logger) {}
+  add(close: () => Promise<void>): void {
+    this.#closers.unshift(close)
+  }
+  async closeAll(): Promise<void> {
+    for (const close of this.#closers.splice(0)) {
+      await close().catch((err: unknown) => this.logger.error({ err }, 'closing a resource failed'))
+    }
+  }
+}
+
+/**
+ * Builds the service without listening. From a file, the first load must succeed (a bad file stops
+ * the start); from PostgreSQL, the service starts before the first snapshot and is not ready until
+ * one is loaded. Later changes of the source are reloaded and swapped in whole; a bad update is
+ * logged and the good snapshot stays. If any step fails, what the earlier steps opened is closed before the error is thrown.
+ */
+/** What tests and embedders may set besides the config. */
+export type ServiceOptions = {
+  logger?: Logger
+  drain?: DrainSettings
+  /** Bounds on slow, idle and stalled clients, in ms (tests shorten them). */
+  timeouts?: Partial<Timeouts>
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config.log.level)
+  const resources = new Resources(logger)
+  try {
+    const metrics = createMetrics()
+    // A file's first load must succeed; PostgreSQL's snapshots may not exist yet (then: unavailable until the first).
+    const followed = await openRecords(config.records, { log: logger, metrics })
+    resources.add(() => followed.close())
+    const records = followed.records
+
+    const quota: Quota | undefined = await createQuota(config.quota, {
+      log: logger,
+      onDegraded: () => {
+        metrics.quotaFallbacks.inc()
+        metrics.quotaDegraded.set(1)
+      },
+      onRecovered: () => metrics.quotaDegraded.set(0),
+    })
+    if (quota !== undefined) resources.add(() => quota.close())
+    logger.info({ store: quota?.store.kind ?? 'none', perMinute: quota?.limit ?? 0 }, 'request quota')
+
+    const catalogues = new Catalogues({
+      publicBaseUrl: config.http.publicBaseUrl,
+      requestsPerMinute: quota?.limit ?? 0,
+      contact: config.publisher.contact,
+      mcpPath: MCP_PATH,
+    })
+    // Client faults (a malformed request, an aborted upload) are the client's doing: one low-level
+    // line each, without a stack, and no more than a few of a kind per minute.
+    const clientFault = limitRepeats((fields, message) => logger.debug(fields, message))
+    const mcp = createMcpNodeHandler(new LocalRecordReader(records, catalogues), { version: PACKAGE_VERSION, log: { debug: clientFault } })
+    resources.add(() => mcp.close())
+    const http = await buildHttpApp({
+      records,
+      catalogues,
+      settings: { publicBaseUrl: config.http.publicBaseUrl, trustProxy: config.http.trustProxy, logHashKey: config.log.hashKey, timeouts: options.timeouts },
+      logger,
+      quota,
+      metrics: metrics.exposition,
+      onQuotaRefused: () => metrics.quotaRefused.inc(),
+      onClientFault: clientFault,
+      mounts: [
+        {
+          path: MCP_PATH,
+          methods: ['POST'],
+          handle: mcp.handle,
+          errorBody: (err, status) => mcp.errorBody(err, status),
+          counted: true,
+          cors: { requestHeaders: MCP_REQUEST_HEADERS, responseHeaders: MCP_RESPONSE_HEADERS },
+        },
+      ],
+    })
+    const { app } = http
+    resources.add(async () => {
+      const started = Date.now()
+      logger.info({ connections: http.connections().size }, 'shutting down: refusing new requests, finishing those in flight')
+      await http.drain({ graceMs: options.drain?.graceMs ?? 1_000, boundMs: options.drain?.boundMs ?? 8_000 })
+      logger.info({ ms: Date.now() - started }, 'stopped')
+    })
+
+    return {
+      app,
+      records,
+      logger,
+      async listen() {
+        await app.listen({ port: config.http.port, host: config.http.host, backlog: config.http.backlog })
+        const address = app.server.address()
+        if (typeof address !== 'object' || address === null) return String(address)
+        return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      },
+      close: () => resources.closeAll(),
+    }
+  } catch (err) {
+    await resources.closeAll()
+    throw err
+  }
+}
+
+/** Builds and listens; with `handleSignals`, SIGTERM/SIGINT drain in-flight requests and exit 0. */
+export async function startServer(config: Config, options: ServiceOptions & { handleSignals?: boolean } = {}): Promise<RunningServer> {
+  const service = await createService(config, options)
+  let url: string
+  try {
+    url = await service.listen()
+  } catch (err) {
+    await service.close()
+    throw err
+  }
+  if (options.handleSignals) {
+    // Give in-flight requests 10 s to finish; past that exit 1 rather than hang a deployment.
+    closeWithGrace({ delay: 10_000, logger: service.logger }, async ({ err }) => {
+      if (err) service.logger.error({ err }, 'stopping after an uncaught error')
+      await service.close()
+    })
+  }
+  return { ...service, url }
+}
