@@ -1,74 +1,192 @@
 /**
- * Builds the HTTP application (never listens): the API under /api/v1, operational endpoints, CORS,
- * the error body on every failure. `main.ts` composes it with a record source and listens.
+ * The HTTP adapter (Fastify): builds the application, never listens. The API under /api/v1, the
+ * operational endpoints, CORS and the error body on every failure, plus whatever plain Node
+ * handlers the composition root mounts next to the API (the MCP endpoint). It knows no mount's
+ * protocol: a mount brings its path, its methods, its CORS headers and its error body.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerFactory } from 'fastify'
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
-import { ApiError } from '../errors.js'
-import type { Metrics } from '../metrics.js'
-import type { Quota } from '../ratelimit/quota.js'
-import { MCP_PATH, mcpRoutes } from '../mcp/http.js'
-import { LocalRecordReader } from '../mcp/reader.js'
-import type { LiveRecords } from '../records/live-records.js'
-import { PACKAGE_VERSION } from '../version.js'
-import { handleClientError } from './client-errors.js'
-import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { requestId } from './logging.js'
+import type { Catalogues } from '../core/api/catalogue.js'
+import { validatePath } from '../core/api/params.js'
+import { API_PREFIX, FactPathSchema } from '../core/api/schemas.js'
+import { ApiError } from '../core/errors.js'
+import type { Quota } from '../core/quota/quota.js'
+import type { LiveRecords } from '../core/snapshots/live-records.js'
+import { clientErrorHandler } from './client-errors.js'
+import type { Connections, DrainOptions } from './connections.js'
+import { registerErrorHandlers, sendError, toApiError, type ErrorBodyRenderer } from './error-handler.js'
+import { requestId, requestLogger } from './logging.js'
+import { corsTable, type CorsPolicy } from './cors.js'
 import { refuseOtherMethods } from './methods.js'
+import { isUnderPath } from './query.js'
 import { registerRequestGuards } from './request-guards.js'
 import { catalogueRoutes } from './routes/catalogue.js'
-import { docsRoutes } from './routes/docs.js'
-import { healthRoutes } from './routes/health.js'
+import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
+import { downloadRoutes } from './routes/download.js'
+import { healthRoutes, type MetricsExposition } from './routes/health.js'
 import { recordRoutes } from './routes/records.js'
 import { searchRoutes } from './routes/search.js'
-import { API_PREFIX } from './schemas.js'
+import { DEFAULT_TIMEOUTS, httpServerParts, type Timeouts } from './server.js'
 
-// Bounds on slow or idle clients; each must be shorter than the one after it for Node to apply it.
-// Node checks the first two only every `checkEveryMs` (30 s by default, which would let a slow client
-// hold a socket for up to 40 s).
-const TIMEOUTS = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkEveryMs: 1_000 } as const
-
-export type AppDeps = {
-  records: LiveRecords
-  config: Pick<Config, 'http' | 'publisher'>
-  logger: Logger
-  /** The request quota; undefined when disabled (RATE_LIMIT_PER_MINUTE=0). */
-  quota?: Quota
-  metrics: Metrics
+/** The contract's refusal for what the router cannot route: a malformed path, an overlong path parameter. */
+function routerRefusal(err: FastifyError, url: string): ApiError {
+  const path = url.split('?', 1)[0]!
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // The only parameter in our paths is a record id: say what an id looks like, as for any malformed one.
+    try {
+      validatePath(FactPathSchema, { id: decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) })
+    } catch (refusal) {
+      if (refusal instanceof ApiError) return refusal
+    }
+  }
+  if (err.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_parameter', `The path is not validly percent-encoded: ${truncated(path)}`)
+  return toApiError(err) ?? new ApiError('invalid_parameter', err.message)
 }
 
-export async function buildApp({ records, config, quota, metrics, logger }: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+const truncated = (text: string) => (text.length > 100 ? `${text.slice(0, 100)}…` : text)
+
+/** A plain Node handler served at `path`, next to the API (the MCP endpoint). */
+export type HttpMount = {
+  path: string
+  /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
+  methods: readonly ('POST' | 'GET' | 'DELETE')[]
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+  /** Body of the refusals decided before the handler runs (quota, shutdown, method). */
+  errorBody: ErrorBodyRenderer
+  /** Whether its requests count in the quota. */
+  counted: boolean
+  /** Request headers its clients send and response headers they read, for CORS. */
+  cors: { requestHeaders: readonly string[]; responseHeaders: readonly string[] }
+}
+
+export type HttpAppDeps = {
+  records: LiveRecords
+  catalogues: Catalogues
+  settings: {
+    /** Public base URL for absolute links (Location, catalogue links, OpenAPI servers). */
+    publicBaseUrl?: string
+    /** Proxies whose X-Forwarded-For is believed. */
+    trustProxy?: readonly string[]
+    /** Key of the hash that replaces client addresses in logs; random when absent. */
+    logHashKey?: string
+    /** Bounds on slow, idle and stalled clients; the defaults of server.ts for those not given. */
+    timeouts?: Partial<Timeouts>
+  }
+  logger: Logger
+  /** The request quota; undefined when disabled. */
+  quota?: Quota
+  metrics: MetricsExposition
+  /** Told of every request refused by the quota. */
+  onQuotaRefused: () => void
+  /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
+  onClientFault: (fields: object, message: string) => void
+  mounts: readonly HttpMount[]
+}
+
+/** The API's CORS: read-only methods, the headers its clients send and the ones they may read. */
+const API_CORS: CorsPolicy = {
+  methods: ['GET', 'HEAD'],
+  requestHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
+  responseHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+}
+
+/** The HTTP adapter: the framework app, and the drain of its connections. */
+export type HttpApp = {
+  app: FastifyInstance
+  /** Open connections, tracked by the front door. */
+  connections(): Connections
+  /**
+   * Refuses new requests (503), stops accepting connections, lets requests in flight finish, closes
+   * the rest by `boundMs`; then closes the app (its onClose hooks run).
+   */
+  drain(options: DrainOptions): Promise<void>
+}
+
+export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
+  const cors = corsTable(
+    API_CORS,
+    deps.mounts
+      .map((m): { path: string; policy: CorsPolicy } => ({
+        path: m.path,
+        policy: { methods: m.methods, requestHeaders: [...API_CORS.requestHeaders, ...m.cors.requestHeaders], responseHeaders: [...API_CORS.responseHeaders, ...m.cors.responseHeaders] },
+      }))
+      .concat(PAGE_POLICIES.map((p) => ({ path: p.path, policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy } }))),
+  )
+  const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
+  const server = httpServerParts({ cors, errorBodyFor, requestId, timeouts: { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts } })
+  const app: FastifyInstance = Fastify({
+    loggerInstance: requestLogger(deps.logger, deps.settings.logHashKey) as FastifyBaseLogger,
     genReqId: requestId,
     requestIdHeader: false,
     // Only named proxies are believed; req.ip is then the right-most address they did not add.
-    trustProxy: config.http.trustProxy ?? false,
-    requestTimeout: TIMEOUTS.requestMs,
-    http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: TIMEOUTS.checkEveryMs },
-    // Requests arriving while draining get our own 503 (below), with the error body and CORS.
+    trustProxy: deps.settings.trustProxy === undefined ? false : [...deps.settings.trustProxy],
+    serverFactory: server.factory as FastifyServerFactory,
+    // The front door drains connections itself (see connections.ts), then closes the app.
+    forceCloseConnections: false,
     return503OnClosing: false,
-    keepAliveTimeout: TIMEOUTS.keepAliveMs,
     // Long enough that a malformed id gets its 400, not a 404 from the router.
     routerOptions: { maxParamLength: 1_000 },
-    // Errors raised before routing (malformed percent-encoding in the path…) get the contract's body too.
-    clientErrorHandler: handleClientError,
-    frameworkErrors: (err, _req, reply) => sendError(reply, toApiError(err) ?? new ApiError('invalid_parameter', err.message)),
+    // Requests the HTTP parser refuses get the contract's body too, once and in order.
+    clientErrorHandler: clientErrorHandler(server.server, server.connections, cors, deps.onClientFault),
+    // Errors the router raises before any hook ran: they get CORS and the contract's body too, and a
+    // message that does not echo the whole (possibly 8 KB) target back.
+    frameworkErrors: (err, req, reply) => {
+      reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
+      void sendError(reply, routerRefusal(err, req.url))
+    },
+  })
+  // Every method Node's parser accepts is known to the router, so any of them gets 405 on our paths
+  // (CONTRACT.md "Methods"), not a 404. CONNECT never reaches the router (see server.ts).
+  for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true })
+
+  // The pages register after the guards; the not-found handler asks them once they exist.
+  const pages: { current?: Pages } = {}
+  registerErrorHandlers(app, { notFoundPage: (req, reply) => pages.current?.notFoundPage(req, reply) })
+  registerRequestGuards(app, {
+    cors,
+    quota: deps.quota,
+    countedRoots: [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...deps.mounts.filter((m) => m.counted).map((m) => m.path)],
+    onQuotaRefused: deps.onQuotaRefused,
   })
 
-  registerErrorHandlers(app)
-  await registerRequestGuards(app, quota, metrics)
-
-  const ctx = { records, publicBaseUrl: config.http.publicBaseUrl }
-  const catalogueOptions = { requestsPerMinute: quota?.limit ?? 0, contact: config.publisher.contact, mcpPath: MCP_PATH }
-  catalogueRoutes(app, ctx, catalogueOptions)
+  const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl }
+  catalogueRoutes(app, ctx, deps.catalogues)
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
-  healthRoutes(app, records, metrics)
-  docsRoutes(app)
-  await mcpRoutes(app, new LocalRecordReader(records, { ...catalogueOptions, publicBaseUrl: ctx.publicBaseUrl }), PACKAGE_VERSION)
-  refuseOtherMethods(app, [MCP_PATH], { served: ['POST', 'GET', 'HEAD', 'DELETE', 'OPTIONS'], allow: 'POST, OPTIONS' })
-  refuseOtherMethods(app, [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`, '/healthz', '/readyz', '/metrics', '/docs'])
-  return app
+  downloadRoutes(app, ctx)
+  healthRoutes(app, deps.records, deps.metrics)
+  pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
+  for (const mount of deps.mounts) await mountHandler(app, mount)
+  const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]
+  refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
+  return {
+    app,
+    connections: server.connections,
+    async drain(options) {
+      if (app.server.listening) await server.connections().drain(options)
+      await app.close()
+    },
+  }
+}
+
+/** Serves a plain Node handler at its path; the request guards (CORS, drain, quota) have run before it. */
+async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<void> {
+  await app.register(async (scope) => {
+    // The handler reads the body itself, so a malformed one gets the handler's own error, not ours.
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null))
+    scope.route({
+      method: [...mount.methods],
+      url: mount.path,
+      config: { errorBody: mount.errorBody },
+      handler: async (req, reply) => {
+        // Headers set by the guards (CORS, request id, rate-limit fields) go with the handler's response.
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+        reply.hijack()
+        await mount.handle(req.raw, reply.raw)
+      },
+    })
+  })
+  refuseOtherMethods(app, [mount.path], { allow: [...mount.methods, 'OPTIONS'], errorBody: mount.errorBody })
 }

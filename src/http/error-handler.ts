@@ -1,54 +1,68 @@
 /**
- * One place where failures become responses: every error, whatever raised it, leaves as the
- * contract's body `{"error":{"code","message"}}` with its status. Internals are logged, never sent.
+ * One place where failures become responses: every error, whatever raised it, leaves with its status
+ * and the body of the route it hit — the contract's `{"error":{"code","message"}}` on the API, a
+ * mount's own body (MCP's JSON-RPC error) on a mount. Internals are logged, never sent.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, ERROR_STATUS, toErrorBody, type ErrorCode } from '../errors.js'
-import { isMcpPath } from '../mcp/http.js'
+import { ApiError, toErrorBody } from '../core/errors.js'
+import { HttpRefusal, codeOfStatus, statusOf } from './status.js'
 
-// The contract's table read backwards (404 → not_found, 405 → method_not_allowed…).
-const CODE_BY_STATUS = Object.fromEntries(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code])) as Partial<
-  Record<number, ErrorCode>
->
+/** Renders a refusal in a mount's own format (set as route config `errorBody`). */
+export type ErrorBodyRenderer = (err: ApiError, status: number) => object
+/** Renders a refusal as an HTML page, for the pages people open (set as route config `errorPage`); `target` is the request target. */
+export type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body format of errors on this route; the contract's error body when absent. */
+    errorBody?: ErrorBodyRenderer
+    /** The route is a page for people: its errors are HTML pages (same status and Retry-After). */
+    errorPage?: ErrorPageRenderer
+    /** The route only answers 405 (a method the path does not take): not counted in the quota. */
+    refusesMethod?: boolean
+  }
+}
 
 /** Maps framework errors (bad URL, body too large, …) to the contract's codes, keeping their 4xx status. */
 export function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err
   const status = (err as FastifyError).statusCode
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined
-  return new ApiError(CODE_BY_STATUS[status] ?? 'invalid_parameter', (err as Error).message, { status })
-}
-
-// JSON-RPC's implementation-defined server error; `data` says what happened and how long to wait.
-const JSON_RPC_SERVER_ERROR = -32000
-
-/**
- * On /mcp an error raised before the SDK sees the request (quota, method, shutdown) is a JSON-RPC
- * error: MCP clients show the body's text to the model ("Error POSTing to endpoint: …"), so the
- * message carries the wait, while HTTP infrastructure still sees the status and Retry-After.
- */
-function toJsonRpcError(err: ApiError) {
-  const retryAfter = err.headers['retry-after']
-  return {
-    jsonrpc: '2.0',
-    id: null,
-    error: {
-      code: JSON_RPC_SERVER_ERROR,
-      message: err.message,
-      data: { status: err.status, code: err.code, ...(retryAfter ? { retry_after_seconds: Number(retryAfter) } : {}) },
-    },
-  }
+  return new HttpRefusal(status, (err as Error).message)
 }
 
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
-  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value)
+  const status = statusOf(err)
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds))
+  if (err.code === 'method_not_allowed' && err instanceof MethodRefusal) reply.header('allow', err.allow)
   // A 304/200's validators must not stick to an error.
   reply.removeHeader('etag')
-  const body = isMcpPath(reply.request.url) ? toJsonRpcError(err) : toErrorBody(err)
-  return reply.code(err.status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
+  const page = reply.request.routeOptions.config?.errorPage
+  if (page !== undefined) {
+    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(err, status, reply.request.url))
+  }
+  const render = reply.request.routeOptions.config?.errorBody
+  const body = render === undefined ? toErrorBody(err) : render(err, status)
+  return reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
 }
 
-export function registerErrorHandlers(app: FastifyInstance): void {
+/** A 405, with the methods the path does take (the `Allow` header). */
+export class MethodRefusal extends ApiError {
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: string,
+  ) {
+    super('method_not_allowed', `Method ${method} is not allowed on ${path} (allowed: ${allow})`)
+  }
+}
+
+export type ErrorHandlerOptions = {
+  /** The page for an unknown path, when the client is a person's browser (it may set headers); undefined for the JSON body. */
+  notFoundPage?: (req: FastifyRequest, reply: FastifyReply) => string | undefined
+}
+
+export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((err, req: FastifyRequest, reply) => {
     const known = toApiError(err)
     if (known !== undefined) return sendError(reply, known)
@@ -56,7 +70,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     return sendError(reply, new ApiError('internal_error', 'Internal server error'))
   })
   app.setNotFoundHandler((req, reply) => {
+    const page = options.notFoundPage?.(req, reply)
+    if (page !== undefined) return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page)
     const path = req.url.split('?', 1)[0]!
     return sendError(reply, new ApiError('not_found', `No such path: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`))
   })
 }
+
+export { codeOfStatus }

@@ -1,8 +1,8 @@
 /** The first steps every API operation shares: redirect to the live read, then parse the query, then take the snapshot. */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from '../errors.js'
-import type { LiveRecords } from '../records/live-records.js'
-import type { RecordIndex } from '../search/record-index.js'
+import { currentSnapshot } from '../core/api/reader.js'
+import type { RecordIndex } from '../core/search/record-index.js'
+import type { LiveRecords } from '../core/snapshots/live-records.js'
 import { redirectToLiveRead } from './live-read.js'
 import { parseQuery, rawQuery, type QueryPairs } from './query.js'
 
@@ -11,9 +11,6 @@ export type ApiContext = {
   /** Public base URL for absolute links (Location, catalogue links); root-relative otherwise. */
   publicBaseUrl?: string
 }
-
-/** Seconds a client should wait when no snapshot is loaded yet: a load normally takes well under that. */
-const NOT_READY_RETRY_AFTER_SECONDS = 5
 
 /**
  * Either the request was answered with the 307 (undefined), or the live read goes on with its
@@ -25,12 +22,7 @@ export function beginLiveRead(
   reply: FastifyReply,
 ): { readonly query: QueryPairs; index: RecordIndex } | undefined {
   if (redirectToLiveRead(req, reply, ctx.publicBaseUrl)) return undefined
-  const index = ctx.records.current
-  if (index === undefined) {
-    throw new ApiError('unavailable', 'No records are loaded yet; retry shortly', {
-      headers: { 'retry-after': String(NOT_READY_RETRY_AFTER_SECONDS) },
-    })
-  }
+  const index = currentSnapshot(ctx.records)
   return {
     index,
     get query() {

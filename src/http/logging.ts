@@ -1,31 +1,29 @@
 /**
- * Structured JSON logs (pino, through Fastify) with a request id on every line. A client's address is
- * never written in clear: it is replaced by a keyed hash, enough to follow one client without
- * keeping a personal datum in the logs.
+ * What the HTTP adapter writes in the logs about a request. A client's address is never written in
+ * clear: it is replaced by a keyed hash, enough to follow one client without keeping a personal
+ * datum in the logs.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { pino, type Logger, type LoggerOptions } from 'pino'
+import type { Logger } from 'pino'
 
 /** A short keyed hash of an address (HMAC-SHA-256, 12 hex digits). */
 export function hashClient(address: string, key: string | Buffer): string {
   return createHmac('sha256', key).update(address).digest('hex').slice(0, 12)
 }
 
-export function loggerOptions(level: string, hashKey: string | undefined): LoggerOptions {
+/** The service's logger with the request serialisers of this adapter (client address hashed). */
+export function requestLogger(logger: Logger, hashKey: string | undefined): Logger {
   const key = hashKey ?? randomBytes(32)
-  return {
-    level,
-    serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: req.url, client: hashClient(req.ip ?? '', key) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  return logger.child(
+    {},
+    {
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: req.url, client: hashClient(req.ip ?? '', key) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     },
-  }
-}
-
-/** The service's one logger: Fastify's request logs and the service's own events share it. */
-export function createLogger(level: string, hashKey: string | undefined): Logger {
-  return pino(loggerOptions(level, hashKey))
+  )
 }
 
 const ACCEPTED_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/

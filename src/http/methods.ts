@@ -1,30 +1,30 @@
 /**
- * 405 for every method but GET, HEAD and OPTIONS on the service's own paths (CONTRACT.md "Methods").
- * The refusal happens in onRequest, before any body is read or parsed, so a POST with an odd
- * content type is still a 405 and not a 415.
+ * 405 for every method a path does not take (CONTRACT.md "Methods"): GET, HEAD and OPTIONS on the
+ * API and the operational endpoints, a mount's own methods on a mount. The refusal happens in
+ * onRequest, before any body is read or parsed, so a POST with an odd content type is still a 405
+ * and not a 415.
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify'
-import { ApiError } from '../errors.js'
+import type { ErrorBodyRenderer } from './error-handler.js'
+import { MethodRefusal } from './error-handler.js'
 
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
-const SERVED = new Set(['GET', 'HEAD', 'OPTIONS'])
+export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 
 export function refuseOtherMethods(
   app: FastifyInstance,
   urls: readonly string[],
-  options: { served?: readonly string[]; allow?: string } = {},
+  options: { allow?: readonly string[]; errorBody?: ErrorBodyRenderer } = {},
 ): void {
-  const served = options.served === undefined ? SERVED : new Set(options.served)
-  const allow = options.allow ?? ALLOWED_METHODS
-  const refused = app.supportedMethods.filter((m) => !served.has(m)) as HTTPMethods[]
+  const allowed = options.allow ?? READ_METHODS
+  const allow = allowed.join(', ')
+  const refused = app.supportedMethods.filter((m) => !allowed.includes(m)) as HTTPMethods[]
   for (const url of urls) {
     app.route({
       method: refused,
       url,
+      config: { refusesMethod: true, ...(options.errorBody === undefined ? {} : { errorBody: options.errorBody }) },
       onRequest: async (req) => {
-        throw new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${url} (allowed: ${allow})`, {
-          headers: { allow },
-        })
+        throw new MethodRefusal(req.method, url, allow)
       },
       handler: async () => undefined, // never reached: onRequest always refuses
     })

@@ -4,10 +4,11 @@
  * document cannot drift from what the server validates and sends.
  */
 import { z } from 'zod'
-import { API_PREFIX, API_VERSION, FactPathSchema, NoParamsSchema, SearchParamsSchema } from './schemas.js'
+import { API_PREFIX, API_VERSION, FactPathSchema, NoParamsSchema, SearchParamsSchema } from '../core/api/schemas.js'
+import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, PARAMETER_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE } from './openapi-examples.js'
 
 type JsonObject = Record<string, unknown>
-const COMPONENTS = ['Kind', 'RecordId', 'Source', 'Video', 'Chapter', 'Related', 'OrganizationData', 'PersonData', 'OfferData', 'Fact', 'SearchResult', 'Error', 'Catalogue']
+const COMPONENTS = ['Kind', 'RecordId', 'Source', 'Video', 'Chapter', 'Related', 'OrganizationData', 'PersonData', 'OfferData', 'Fact', 'SearchInterpretation', 'SearchResult', 'Error', 'Catalogue']
 
 function componentSchemas(): Record<string, JsonObject> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` })
@@ -30,15 +31,16 @@ function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject
       ? { ...generated, $ref: generated.$ref.replace('#/$defs/', '#/components/schemas/') }
       : generated
     const required = location === 'path' || !(param as z.ZodType).safeParse(undefined).success
-    return { name, in: location, required, description, schema: json }
+    const examples = PARAMETER_EXAMPLES[name]
+    return { name, in: location, required, description, schema: json, ...(examples === undefined ? {} : { examples }) }
   })
 }
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
-const jsonBody = (description: string, schema: JsonObject, headers?: JsonObject) => ({
+const jsonBody = (description: string, schema: JsonObject, headers?: JsonObject, examples?: JsonObject) => ({
   description,
   ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(examples === undefined ? {} : { examples }) } },
 })
 const header = (description: string, schema: JsonObject = { type: 'string' }, required = true) => ({ description, required, schema })
 // The IETF rate-limit fields (draft-ietf-httpapi-ratelimit-headers-10), on every counted response while a quota is enforced.
@@ -46,7 +48,8 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: header('Remaining quota and seconds until a place frees up, e.g. `"default";r=117;t=42`.', { type: 'string' }, false),
   'RateLimit-Policy': header('The quota: requests per window and window in seconds, e.g. `"default";q=120;w=60`.', { type: 'string' }, false),
 }
-const errorResponse = (description: string, headers?: JsonObject) => jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers })
+const errorResponse = (status: keyof typeof ERROR_EXAMPLES, description: string, headers?: JsonObject) =>
+  jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers }, ERROR_EXAMPLES[status])
 const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', { type: 'integer', minimum: 1, maximum: 60 })
 
 /** Statuses every operation can answer (spec §7). */
@@ -57,14 +60,14 @@ function commonResponses(): JsonObject {
       headers: { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }), ...RATE_LIMIT_HEADERS },
     },
     '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS } },
-    '400': errorResponse('Invalid parameter (code invalid_parameter); the message names it.'),
-    '405': errorResponse('Method refused: the API is GET only (code method_not_allowed).', {
+    '400': errorResponse('400', 'Invalid parameter (code invalid_parameter); the message names it.'),
+    '405': errorResponse('405', 'Method refused: the API is GET only (code method_not_allowed).', {
       Allow: header('GET, HEAD, OPTIONS'),
     }),
-    '414': errorResponse('Request URL too long (code invalid_parameter).'),
-    '431': errorResponse('Request line or headers over 16 KiB, refused by the HTTP parser (code invalid_parameter).'),
-    '429': errorResponse('Request limit reached (code rate_limited).', { 'Retry-After': RETRY_AFTER }),
-    '503': errorResponse('Service unavailable (code unavailable).', { 'Retry-After': RETRY_AFTER }),
+    '414': errorResponse('414', 'Request URL too long (code invalid_parameter).'),
+    '431': errorResponse('431', 'Request line or headers over 16 KiB, refused by the HTTP parser (code invalid_parameter).'),
+    '429': errorResponse('429', 'Request limit reached (code rate_limited).', { 'Retry-After': RETRY_AFTER }),
+    '503': errorResponse('503', 'Service unavailable (code unavailable).', { 'Retry-After': RETRY_AFTER }),
   }
 }
 
@@ -82,11 +85,45 @@ function operation(operationId: string, summary: string, params: JsonObject[], o
   }
 }
 
-/** Builds the document; `serverUrl` is the public base URL when configured, else the document is root-relative. */
-export function buildOpenApiDocument(serverUrl?: string): JsonObject {
+/** GET /facts.ndjson: the whole snapshot, not redirected (no 307), with Last-Modified and content negotiation. */
+function downloadOperation(): JsonObject {
+  const { '307': _redirect, ...responses } = commonResponses()
+  const validators = {
+    ETag: header('Strong entity tag of this representation (plain or gzip); send it back in If-None-Match for a 304.'),
+    'Last-Modified': header('When the served snapshot was published; If-Modified-Since is answered too.'),
+  }
+  return {
+    get: {
+      operationId: 'downloadFacts',
+      summary: 'Every record of the served snapshot, as NDJSON: one record (a Fact) per line.',
+      description:
+        'The whole catalogue in one response, in listing order, each line byte-identical to the record read alone. ' +
+        'Not redirected: po_live does not apply (po_live=1 is accepted). Counts as one request in the quota. ' +
+        'Sent with Content-Encoding gzip when Accept-Encoding allows it. Revalidate with If-None-Match or If-Modified-Since.',
+      tags: ['records'],
+      parameters: parameters(NoParamsSchema, 'query'),
+      responses: {
+        '200': {
+          description: 'Every record, one JSON object (see the Fact schema) per line, each line ending with a line feed.',
+          headers: { ...validators, ...RATE_LIMIT_HEADERS },
+          content: { 'application/x-ndjson': { schema: { type: 'string', description: 'Lines of JSON, each a Fact.' } } },
+        },
+        ...responses,
+        '304': { description: 'Not modified: the If-None-Match ETag (or If-Modified-Since date) is current.', headers: { ...validators, ...RATE_LIMIT_HEADERS } },
+      },
+    },
+  }
+}
+
+/**
+ * Builds the document; `serverUrl` is the public base URL when configured, else the document is
+ * root-relative. `contact` is the publisher's address (PUBLISHER_CONTACT), also in the catalogue.
+ */
+export function buildOpenApiDocument(serverUrl?: string, contact?: string): JsonObject {
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // No jsonSchemaDialect: the default (OAS 3.1 base, a superset of draft 2020-12) reads these schemas the
+    // same, and Swagger UI (the /reference page) warns on any other value.
     info: {
       title: 'Reference-Records API',
       version: API_VERSION,
@@ -94,21 +131,27 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
       description:
         'GET only, no key, public CORS. Every operation first answers 307 to its live read (po_live=1). ' +
         'Requests are limited per client (shared with the MCP server); a 429 carries Retry-After.',
-      license: { name: 'Reuse conditions: see the catalogue', url: `${serverUrl ?? ''}${API_PREFIX}/` },
+      ...(contact === undefined ? {} : { contact: { name: 'Publisher of the records', email: contact } }),
+      // The description and the software are MIT; the records' reuse conditions are in the catalogue
+      // (`reuse`). An absolute URL, whether or not the service knows its public address.
+      license: { name: 'MIT (this description and the software; reuse of the records: see the catalogue)', url: 'https://spdx.org/licenses/MIT.html' },
     },
     servers: [{ url: `${serverUrl ?? ''}${API_PREFIX}` }],
     security: [],
     tags: [{ name: 'records', description: 'Catalogue, search and records.' }],
     paths: {
-      '/': operation('getCatalogue', 'The catalogue: record counts, links, limits, reuse conditions.', parameters(NoParamsSchema, 'query'), jsonBody('The catalogue.', ref('Catalogue'), okHeaders)),
-      '/facts': operation('searchFacts', 'Search records; page with limit and offset.', parameters(SearchParamsSchema, 'query'), jsonBody('A page of matching records.', ref('SearchResult'), okHeaders)),
+      '/': operation('getCatalogue', 'The catalogue: record counts, links, limits, reuse conditions.', parameters(NoParamsSchema, 'query'), jsonBody('The catalogue.', ref('Catalogue'), okHeaders, { sample: { summary: 'The bundled sample', value: CATALOGUE_EXAMPLE } })),
+      '/facts': operation('searchFacts', 'Search records; page with limit and offset.', parameters(SearchParamsSchema, 'query'), jsonBody('A page of matching records.', ref('SearchResult'), okHeaders, {
+        search: { summary: 'q=vitesse agglomération&kind=fact&limit=1', value: SEARCH_EXAMPLE },
+      })),
       '/facts/{id}': operation(
         'getFact',
         'One record, with its provenance (sources, verification fields).',
         [...parameters(FactPathSchema, 'path'), ...parameters(NoParamsSchema, 'query')],
-        jsonBody('The record.', ref('Fact'), okHeaders),
-        { '404': errorResponse('Unknown record (code not_found).') },
+        jsonBody('The record.', ref('Fact'), okHeaders, { rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE } }),
+        { '404': errorResponse('404', 'Unknown record (code not_found).') },
       ),
+      '/facts.ndjson': downloadOperation(),
       '/openapi.json': operation('getOpenApi', 'This OpenAPI 3.1 document.', parameters(NoParamsSchema, 'query'), jsonBody('The OpenAPI document.', { type: 'object' }, okHeaders)),
     },
     components: { schemas: componentSchemas() },

@@ -3,9 +3,10 @@
  * contract forbids: `URLSearchParams` and fast-querystring silently keep or replace malformed
  * percent-encoding and merge repeated keys, where we must refuse both with a 400 naming the parameter.
  */
-import { ApiError } from '../errors.js'
+import type { ParameterPairs } from '../core/api/params.js'
+import { ApiError } from '../core/errors.js'
 
-export type QueryPairs = Map<string, string[]>
+export type QueryPairs = ParameterPairs
 
 /** Whether a raw request target is `root` itself or below it: "/mcp", "/mcp?x", "/mcp/x", but not "/mcpx". */
 export function isUnderPath(target: string, root: string): boolean {

@@ -1,46 +1,21 @@
 /**
  * Readable renderings of records for MCP text content. They keep what the reuse rules require
  * (spec §1): the title, the link to the record page, and whether it is an official rule — with its
- * sources and verification date — kept visibly distinct from lessons, method and offers.
+ * sources and verification date — kept visibly distinct from lessons, method and offers. The words
+ * and rules come from the core's provenance module, shared with the CLI.
  */
-import type { Catalogue, SearchEnvelope } from '../http/schemas.js'
-import { attributionLine } from '../records/attribution.js'
-import type { Fact, Kind } from '../records/record.js'
-
-const KIND_LABEL: Record<Kind, string> = {
-  fact: 'Official rule',
-  expertise: 'Method / expertise (not an official rule)',
-  organization: 'Organization',
-  offer: 'Commercial offer (not an official rule)',
-  person: 'Person (role)',
-  article: 'Article (explanation, not an official rule)',
-  lesson: 'Lesson (explanation, not an official rule)',
-  page: 'Page',
-  tool: 'Tool',
-}
-
-const isOfficial = (r: Fact) => r.kind === 'fact' || r.sources.some((s) => s.type === 'official')
-
-function provenance(r: Fact): string[] {
-  const lines: string[] = []
-  const official = r.sources.filter((s) => s.type === 'official')
-  if (official.length > 0) lines.push('Official sources:', ...official.map((s) => `  - ${s.label} <${s.url}>`))
-  const others = r.sources.filter((s) => s.type !== 'official')
-  if (others.length > 0) lines.push('Other sources:', ...others.map((s) => `  - ${s.label} (${s.type}) <${s.url}>`))
-  if (r.verified_at) lines.push(`Verified against the official text on ${r.verified_at}${r.verification_scope ? `: ${r.verification_scope}` : ''}`)
-  else if (isOfficial(r)) lines.push('Verification date: not documented')
-  if (r.effective_from) lines.push(`In force since ${r.effective_from}`)
-  return lines
-}
-
+import type { Catalogue, SearchEnvelope, SearchInterpretation } from '../core/api/schemas.js'
+import { attributionLine } from '../core/records/attribution.js'
+import { isOfficial, kindLabel, provenanceLines } from '../core/records/provenance.js'
+import type { Fact } from '../core/records/record.js'
 
 /** One record in full: heading, provenance, text, attribution. */
 export function renderRecord(r: Fact): string {
   return [
     `# ${r.title}`,
-    `Kind: ${KIND_LABEL[r.kind]} · id ${r.id}`,
+    `Kind: ${kindLabel(r.kind)} · id ${r.id}`,
     `Link: ${r.url}`,
-    ...provenance(r),
+    ...provenanceLines(r, { otherSources: true }),
     '',
     r.text,
     '',
@@ -48,23 +23,42 @@ export function renderRecord(r: Fact): string {
   ].join('\n')
 }
 
-/** A page of search results: a short entry per record, official rules marked as such. */
+/**
+ * A page of search results: how q was read (the same facts as the envelope's interpretation), then a
+ * short entry per record, official rules marked as such. On no result, the relaxed queries with
+ * their counts, so an agent can retry with one that matches rather than guess.
+ */
 export function renderSearch(page: SearchEnvelope): string {
   const from = page.total === 0 ? 0 : page.offset + 1
-  const head = `${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`
+  const head = [`${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`, ...interpretationLines(page)].join('\n')
   const entries = page.results.map((r, i) => {
-    const lines = [`${page.offset + i + 1}. ${r.title} — ${KIND_LABEL[r.kind]}`, `   id ${r.id} · ${r.url}`]
+    const lines = [`${page.offset + i + 1}. ${r.title} — ${kindLabel(r.kind)}`, `   id ${r.id} · ${r.url}`]
     if (r.description) lines.push(`   ${r.description}`)
-    if (isOfficial(r)) {
-      const official = r.sources.filter((s) => s.type === 'official').map((s) => s.label)
-      if (official.length > 0) lines.push(`   Official sources: ${official.join('; ')}`)
-      lines.push(`   Verified: ${r.verified_at ?? 'not documented'}`)
-    }
+    if (isOfficial(r)) lines.push(...provenanceLines(r).map((line) => `   ${line}`))
     return lines.join('\n')
   })
   const more = page.offset + page.results.length < page.total ? `\nMore: call again with offset ${page.offset + page.results.length}.` : ''
   const rules = 'Quote with a visible attribution linking to the record url; keep official rules distinct from lessons, method and offers.'
   return [head, ...entries].join('\n\n') + more + `\n\n${rules}`
+}
+
+const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ')
+
+function interpretationLines(page: SearchEnvelope): string[] {
+  const i: SearchInterpretation | undefined = page.interpretation
+  if (i === undefined) return []
+  const lines = [`Required words: ${i.words.length > 0 ? quoted(i.words) : 'none'}.`]
+  if (i.ignored.length > 0) lines.push(`Ignored (stop or question words): ${quoted(i.ignored)}.`)
+  if (i.corrected.length > 0) lines.push(`Corrected (found nowhere as typed): ${i.corrected.map((c) => `"${c.from}" → "${c.to}"`).join(', ')}.`)
+  if (i.expanded.length > 0) lines.push(`Also matched: ${i.expanded.map((e) => `"${e.word}" (${e.with.join(', ')})`).join('; ')}.`)
+  if (page.total > 0) return lines
+  if (i.relaxed.length > 0) {
+    const retries = i.relaxed.map((r) => `q="${r.q}" (${r.total} record(s), without "${r.without}")`).join('; ')
+    lines.push(`No record holds every required word. Queries that would match: ${retries}. Retry with one of them.`)
+  } else {
+    lines.push(i.words.length > 1 ? 'No record holds every required word, and no query without one of them matches either.' : 'No record holds this word: try another word for it.')
+  }
+  return lines
 }
 
 export function renderCatalogue(c: Catalogue): string {

@@ -5,10 +5,10 @@
  */
 import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../http/schemas.js'
-import { FactSchema, RecordIdSchema } from '../records/record.js'
+import type { RecordReader } from '../core/api/reader.js'
+import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../core/api/schemas.js'
+import { FactSchema, RecordIdSchema } from '../core/records/record.js'
 import { withCachedJsonSchema } from './cached-schema.js'
-import type { RecordReader } from './reader.js'
 import { renderCatalogue, renderRecord, renderSearch } from './render.js'
 
 export const MCP_SERVER_NAME = 'reference-records'
@@ -48,7 +48,9 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
     {
       title: 'Search records',
       description:
-        'Search the records (French). Every significant word of q must appear; accents and case are ignored. ' +
+        'Search the records (French). Accents, case, stop and question words are ignored; every other word of q must appear, ' +
+        'as itself, another of its forms or an alias (moto → motocyclette); a word found nowhere is corrected. The answer says ' +
+        'how q was read, and when nothing matches, which queries would. ' +
         'Filter by kind (fact = official rule, lesson, expertise, offer, …) and region; page with limit (1–50) and offset.',
       inputSchema: SearchInput,
       outputSchema: SearchOutput,
@@ -94,7 +96,7 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
 
   const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, {
     list: async () => ({
-      resources: (await reader.list(MAX_LISTED_RESOURCES)).map((r) => ({
+      resources: (await reader.list(0, MAX_LISTED_RESOURCES)).records.map((r) => ({
         uri: RECORD_URI_TEMPLATE.replace('{id}', r.id),
         name: r.id,
         title: r.title,

@@ -1,28 +1,28 @@
 /** GET /api/v1/ (getCatalogue) and GET /api/v1/openapi.json: bodies built once per snapshot / per start. */
 import type { FastifyInstance } from 'fastify'
-import type { RecordIndex } from '../../search/record-index.js'
-import { buildCatalogue, type CatalogueOptions } from '../catalogue.js'
-import { strongEtag } from '../../etag.js'
+import type { Catalogues } from '../../core/api/catalogue.js'
+import { validateQuery } from '../../core/api/params.js'
+import { API_PREFIX, NoParamsSchema } from '../../core/api/schemas.js'
+import { strongEtag } from '../../core/etag.js'
+import type { RecordIndex } from '../../core/search/record-index.js'
 import { sendJson } from '../conditional.js'
 import { beginLiveRead, type ApiContext } from '../live-read-request.js'
+import { redirectToLiveRead } from '../live-read.js'
+import { parseQuery, rawQuery } from '../query.js'
 import { buildOpenApiDocument } from '../openapi.js'
-import { validateQuery } from '../params.js'
-import { API_PREFIX, NoParamsSchema } from '../schemas.js'
 
 type Body = { json: string; etag: string }
-const toBody = (value: unknown): Body => {
-  const json = JSON.stringify(value)
-  return { json, etag: strongEtag(json) }
-}
 
-export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext, options: Omit<CatalogueOptions, 'publicBaseUrl'>): void {
-  const catalogues = new WeakMap<RecordIndex, Body>()
+export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext, catalogues: Catalogues): void {
+  const etags = new WeakMap<RecordIndex, string>()
   const catalogueOf = (index: RecordIndex): Body => {
-    let body = catalogues.get(index)
-    if (body === undefined) catalogues.set(index, (body = toBody(buildCatalogue(index, { ...options, publicBaseUrl: ctx.publicBaseUrl }))))
-    return body
+    const { json } = catalogues.of(index)
+    let etag = etags.get(index)
+    if (etag === undefined) etags.set(index, (etag = strongEtag(json)))
+    return { json, etag }
   }
-  const openapi = toBody(buildOpenApiDocument(ctx.publicBaseUrl))
+  const openapiJson = JSON.stringify(buildOpenApiDocument(ctx.publicBaseUrl, catalogues.options.contact))
+  const openapi: Body = { json: openapiJson, etag: strongEtag(openapiJson) }
 
   // `/api/v1` answers like `/api/v1/` (CONTRACT.md "Addresses"); both keep their own path in the 307.
   for (const url of [API_PREFIX, `${API_PREFIX}/`]) {
@@ -35,10 +35,10 @@ export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext, options: 
     })
   }
 
+  // The description needs no records: served before the first snapshot too (a replica waiting for its first publication).
   app.get(`${API_PREFIX}/openapi.json`, (req, reply) => {
-    const live = beginLiveRead(ctx, req, reply)
-    if (live === undefined) return reply
-    validateQuery(NoParamsSchema, live.query)
+    if (redirectToLiveRead(req, reply, ctx.publicBaseUrl)) return reply
+    validateQuery(NoParamsSchema, parseQuery(rawQuery(req.url)))
     return sendJson(req, reply, openapi.json, openapi.etag)
   })
 }

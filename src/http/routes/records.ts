@@ -1,10 +1,10 @@
 /** GET /api/v1/facts/{id} (getFact). */
 import type { FastifyInstance } from 'fastify'
-import { ApiError } from '../../errors.js'
+import { validatePath, validateQuery } from '../../core/api/params.js'
+import { API_PREFIX, FactPathSchema, NoParamsSchema } from '../../core/api/schemas.js'
+import { ApiError } from '../../core/errors.js'
 import { sendJson } from '../conditional.js'
 import { beginLiveRead, type ApiContext } from '../live-read-request.js'
-import { validatePath, validateQuery } from '../params.js'
-import { API_PREFIX, FactPathSchema, NoParamsSchema } from '../schemas.js'
 
 export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
   app.get<{ Params: { id: string } }>(`${API_PREFIX}/facts/:id`, (req, reply) => {

@@ -1,0 +1,183 @@
+/**
+ * What the server knows about each connection, for three guarantees Node's HTTP server does not give
+ * by itself:
+ * - **one response per request**: a parser error in a request's body (a malformed chunk after a
+ *   GET) is not answered with a second, unsolicited response on the same connection — that would
+ *   desynchronise answers behind a proxy that reuses connections; an error in a new request's head
+ *   is answered only after the responses before it, in order;
+ * - **bounded memory per connection**: a client that pipelines requests without reading the answers
+ *   is not served further while this process still holds unsent bytes for it (its requests wait and
+ *   the socket stops being read); a connection making no progress is closed after `stallMs`;
+ * - **a clean drain**: on shutdown, new requests on open connections get 503 + `Connection: close`,
+ *   idle connections (slow clients in the middle of their headers included) are closed after a short
+ *   grace, requests in flight finish, and everything is closed by a bound.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { Server as NetServer, type Socket } from 'node:net'
+
+/** Unsent bytes held for one connection before its next request waits (a 50-record page is ~75 KB). */
+export const MAX_UNSENT_BYTES = 128 * 1024
+/**
+ * Pipelined requests of one connection served at once; the next ones wait for their turn. Browsers
+ * and proxies do not pipeline: this only bounds what one client can make the process hold.
+ */
+export const MAX_PIPELINED = 2
+/**
+ * Requests of one connection waiting their turn, at most. Node parses a whole read (up to 64 KiB)
+ * of pipelined requests at once, ~1.5 KB of objects each; a client with this many unanswered
+ * requests is not reading, and its connection is closed rather than held.
+ */
+export const MAX_WAITING = 32
+
+type ConnectionState = {
+  /** Requests received whose response has not finished (waiting ones included). */
+  inFlight: number
+  /** Requests being served: handed to a handler, response not finished. */
+  serving: number
+  /** The last request received: a parser error while it is incomplete is an error in its body. */
+  last: IncomingMessage | undefined
+  /** Requests waiting for the connection's unsent bytes to go out. */
+  waiting: (() => void)[]
+  /** Our 'drain' listener while requests wait (Node's own listener on the socket must stay). */
+  onDrain: (() => void) | undefined
+  /** Called when no response is in flight any more (to answer or close after them). */
+  whenIdle: (() => void)[]
+  /** The parser failed: nothing more is read or served on this connection. */
+  failed: boolean
+}
+
+/** How long the responses in flight may take to finish once the parser failed on their connection. */
+const PARSER_FAILURE_GRACE_MS = 1_000
+
+const STATE = Symbol('reference-records.connection')
+type TrackedSocket = Socket & { [STATE]?: ConnectionState }
+
+export type DrainOptions = {
+  /** How long idle connections stay open for a request already on its way, in ms. */
+  graceMs: number
+  /** When every remaining connection is closed, in ms after the drain starts. */
+  boundMs: number
+}
+
+export class Connections {
+  readonly #sockets = new Set<TrackedSocket>()
+  #draining = false
+
+  constructor(private readonly server: Server) {
+    server.on('connection', (socket: TrackedSocket) => {
+      socket[STATE] = { inFlight: 0, serving: 0, last: undefined, waiting: [], onDrain: undefined, whenIdle: [], failed: false }
+      this.#sockets.add(socket)
+      socket.once('close', () => this.#sockets.delete(socket))
+    })
+  }
+
+  /** True once a drain started: new requests are refused with 503. */
+  get draining(): boolean {
+    return this.#draining
+  }
+
+  /** Open connections (for tests and metrics). */
+  get size(): number {
+    return this.#sockets.size
+  }
+
+  /**
+   * Registers a request and runs `serve` now, or once the connection's earlier answers went out
+   * (a client that does not read its answers gets no more until it does).
+   */
+  admit(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+    const socket = req.socket as TrackedSocket
+    const state = socket[STATE]
+    if (state === undefined) return serve() // not from our server's connection event (tests injecting requests)
+    state.inFlight++
+    state.last = req
+    let served = false
+    res.once('close', () => {
+      state.inFlight--
+      if (served) state.serving--
+      if (state.inFlight === 0) for (const then of state.whenIdle.splice(0)) then()
+      else this.#pump(socket, state)
+    })
+    if (state.waiting.length >= MAX_WAITING) return void socket.destroy()
+    state.waiting.push(() => {
+      if (res.destroyed) return // the client left while its request waited
+      served = true
+      state.serving++
+      serve()
+    })
+    this.#pump(socket, state)
+  }
+
+  /** Serves waiting requests in order while the connection keeps up; stops reading it while they wait. */
+  #pump(socket: TrackedSocket, state: ConnectionState): void {
+    while (state.waiting.length > 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) state.waiting.shift()!()
+    if (state.waiting.length > 0) {
+      // More requests from this client would only pile up behind the unsent bytes.
+      socket.pause()
+      if (state.onDrain === undefined) {
+        state.onDrain = () => this.#pump(socket, state)
+        socket.on('drain', state.onDrain)
+      }
+      return
+    }
+    if (state.onDrain === undefined) return
+    socket.off('drain', state.onDrain)
+    state.onDrain = undefined
+    // Node pauses a connection itself when pipelined answers queue up (`_paused`): leave that to it.
+    if (!state.failed && (socket as Socket & { _paused?: boolean })._paused !== true) socket.resume()
+  }
+
+  /** Whether nothing is in flight on `socket` (no request received and unanswered). */
+  idle(socket: Socket): boolean {
+    const state = (socket as TrackedSocket)[STATE]
+    return state !== undefined && !state.failed && state.inFlight === 0
+  }
+
+  /**
+   * The HTTP parser failed on `socket`. An error in the body of a request already received ends the
+   * connection once that request's response is out; an error in a new request's head gets `answer`
+   * (the contract's error body), after the responses before it.
+   */
+  parserFailed(socket: Socket, answer: () => Buffer): void {
+    const state = (socket as TrackedSocket)[STATE]
+    if (state === undefined || state.failed) return void socket.destroy()
+    state.failed = true
+    // The last request received is incomplete: the parser failed in its body, and it has its answer.
+    const inBody = state.last !== undefined && !state.last.complete
+    const finish = () => {
+      if (inBody || !socket.writable) socket.destroy()
+      else socket.end(answer())
+    }
+    if (state.inFlight === 0) return finish()
+    state.whenIdle.push(finish)
+    // A handler still reading the broken body would wait for it for ever: the responses in flight get
+    // a moment to finish, then the connection is closed (which ends that read with an error).
+    setTimeout(() => socket.destroy(), PARSER_FAILURE_GRACE_MS).unref()
+  }
+
+  /**
+   * Stops accepting connections and closes the open ones: idle ones after `graceMs`, busy ones once
+   * their responses are out (they carry `Connection: close`), whatever is left at `boundMs`.
+   */
+  async drain({ graceMs, boundMs }: DrainOptions): Promise<void> {
+    this.#draining = true
+    // net.Server#close, not http.Server#close: the latter also closes idle keep-alive connections at
+    // once, which resets a request already on its way instead of answering it 503.
+    NetServer.prototype.close.call(this.server)
+    for (const socket of this.#sockets) {
+      // The response being written on the connection, if any (null between requests).
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+      if (res != null && !res.headersSent) res.setHeader('connection', 'close')
+    }
+    const started = Date.now()
+    while (this.#sockets.size > 0) {
+      const elapsed = Date.now() - started
+      if (elapsed >= boundMs) {
+        for (const socket of this.#sockets) socket.destroy()
+        break
+      }
+      if (elapsed >= graceMs) for (const socket of this.#sockets) if (socket[STATE]!.inFlight === 0) socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, graceMs)))
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Public CORS (spec §5, CONTRACT.md "CORS") and the headers every response carries, per path: the
+ * API allows GET/HEAD and exposes its own headers; a mount (MCP) allows its own methods and headers.
+ * The policies are constant, so their header values are built once at start. Written here rather
+ * than with @fastify/cors because that plugin re-evaluates a per-path policy on every request (4 %
+ * of CPU under load) and cannot serve the same headers to the fast path in front of the framework.
+ */
+import type { FastifyInstance } from 'fastify'
+import { isUnderPath } from './query.js'
+
+export type CorsPolicy = {
+  /** Methods a preflight allows (OPTIONS is always added). */
+  methods: readonly string[]
+  /** Request headers a preflight allows, besides the CORS-safelisted ones. */
+  requestHeaders: readonly string[]
+  /** Response headers a browser script may read. */
+  responseHeaders: readonly string[]
+  /** Content-Security-Policy of the path's answers; the strictest one by default (JSON needs nothing). */
+  contentSecurityPolicy?: string
+}
+
+/** What a JSON answer needs: nothing to load, nothing to frame. */
+export const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
+/** How long a browser may reuse a preflight's answer, in seconds. */
+const PREFLIGHT_MAX_AGE_SECONDS = 86_400
+
+/** The headers of one path's policy, computed once. */
+export type PreparedCors = {
+  /** On every response of the path. */
+  readonly response: Readonly<Record<string, string>>
+  /** On a preflight's 204, in addition. */
+  readonly preflight: Readonly<Record<string, string>>
+}
+
+export function prepareCors(policy: CorsPolicy): PreparedCors {
+  return {
+    response: {
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': policy.responseHeaders.join(', '),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': policy.contentSecurityPolicy ?? JSON_CONTENT_SECURITY_POLICY,
+    },
+    preflight: {
+      'access-control-allow-methods': [...new Set([...policy.methods, 'OPTIONS'])].join(', '),
+      'access-control-allow-headers': policy.requestHeaders.join(', '),
+      'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
+    },
+  }
+}
+
+/** Chooses the policy of a request target: the first path it is under, else the default. */
+export type CorsTable = { policyFor(url: string): PreparedCors }
+
+export function corsTable(fallback: CorsPolicy, byPath: readonly { path: string; policy: CorsPolicy }[]): CorsTable {
+  const prepared = byPath.map(({ path, policy }) => ({ path, cors: prepareCors(policy) }))
+  const otherwise = prepareCors(fallback)
+  return {
+    policyFor(url) {
+      for (const entry of prepared) if (isUnderPath(url, entry.path)) return entry.cors
+      return otherwise
+    },
+  }
+}
+
+/** Sets the path's headers on every response (errors included) and answers preflights with 204. */
+export function registerCors(app: FastifyInstance, table: CorsTable): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    const cors = table.policyFor(req.url)
+    reply.headers(cors.response)
+    if (req.method !== 'OPTIONS') return done()
+    // A preflight is answered here, before routing, for any path (CONTRACT.md "Methods": OPTIONS → 204).
+    void reply.code(204).headers(cors.preflight).header('cache-control', `public, max-age=${PREFLIGHT_MAX_AGE_SECONDS}`).send()
+  })
+}

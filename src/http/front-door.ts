@@ -1,0 +1,53 @@
+/**
+ * The server's request listener, in front of the framework: every request is admitted by its
+ * connection (one response per request, bounded unsent bytes), its target normalised once (the
+ * one spelling every later decision reads, CONTRACT.md "Addresses"), and refused here when no
+ * route could serve it well: an HTTP/1.1 request without Host, a target that is not a path, any
+ * request while the server drains. Everything else goes on to the framework.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { API_PREFIX } from '../core/api/schemas.js'
+import { ApiError } from '../core/errors.js'
+import type { Connections } from './connections.js'
+import type { CorsTable } from './cors.js'
+import type { ErrorBodyRenderer } from './error-handler.js'
+import { errorAnswer, writeAnswer } from './raw-answers.js'
+import { HttpRefusal } from './status.js'
+import { normaliseTarget } from './target.js'
+
+/** Seconds a client is asked to wait when this replica is shutting down: another one will answer. */
+export const DRAIN_RETRY_AFTER_SECONDS = 1
+
+export type FrontDoorOptions = {
+  connections: () => Connections
+  cors: CorsTable
+  /** The error body format of a path (a mount's own), or undefined for the contract's. */
+  errorBodyFor(path: string): ErrorBodyRenderer | undefined
+  /** Tags the request with its id before it is answered here (the framework reads the same header). */
+  requestId(req: IncomingMessage): string
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
+
+export function frontDoor(options: FrontDoorOptions, next: RequestListener): RequestListener {
+  const refuse = (req: IncomingMessage, res: ServerResponse, path: string, err: ApiError, extra: Record<string, string> = {}) => {
+    const answer = errorAnswer(err, options.cors.policyFor(path), options.errorBodyFor(path), { 'x-request-id': options.requestId(req), ...extra })
+    writeAnswer(res, answer, req.method === 'HEAD')
+  }
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const target = normaliseTarget(req.url ?? '')
+    if (target === undefined) return refuse(req, res, API_PREFIX, new HttpRefusal(400, 'The request target must be a path, such as /api/v1/'))
+    // The raw target stays readable for logs; every decision below reads the normalised one.
+    ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url
+    req.url = target.url
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      return refuse(req, res, target.path, new HttpRefusal(400, 'Missing Host header (required by HTTP/1.1)'))
+    }
+    if (options.connections().draining) {
+      const err = new ApiError('unavailable', 'The server is shutting down; retry shortly', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS })
+      return refuse(req, res, target.path, err, { connection: 'close' })
+    }
+    next(req, res)
+  }
+  return (req, res) => options.connections().admit(req, res, () => handle(req, res))
+}

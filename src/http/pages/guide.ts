@@ -1,0 +1,124 @@
+/**
+ * The guides for people: docs/api.md at /docs, and the two guides it leads to (docs/search.md, and
+ * docs/operations.md for operators) under /docs/. Rendered once at start with markdown-it (headings get
+ * GitHub's anchors, so links written for the repository work here too), with a table of contents,
+ * links between the guides rewritten to their served addresses, and code blocks the site's script
+ * gives a copy button. The Markdown stays available at the same address + ".md", or with
+ * `Accept: text/markdown`.
+ */
+import { readFileSync } from 'node:fs'
+import GithubSlugger from 'github-slugger'
+import MarkdownIt, { type MarkdownIt as Markdown } from 'markdown-it'
+import anchor from 'markdown-it-anchor'
+import { html, trusted, type Html } from './html.js'
+import { renderPage, type Site } from './layout.js'
+
+const DOCS_DIR = new URL('../../../docs/', import.meta.url)
+
+/** A served guide: where it comes from and where it is served. */
+export type GuideSource = { file: string; path: string; summary: string }
+
+/** The guides, by source file; links between them (`search.md#x`) become links to their addresses. */
+export const GUIDES: readonly GuideSource[] = [
+  { file: 'api.md', path: '/docs', summary: 'Use the API: addresses, parameters, errors, quota, MCP.' },
+  { file: 'search.md', path: '/docs/search', summary: 'How search matches and ranks records.' },
+  { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of indexed words the search treats as forms of one word.' },
+  { file: 'operations.md', path: '/docs/operations', summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.' },
+]
+
+export type TocEntry = { level: number; slug: string; title: string }
+export type RenderedGuide = { source: GuideSource; title: string; html: string; markdown: string; toc: TocEntry[] }
+
+/** A relative link to another guide (`search.md`, `search.md#x`), or undefined for any other link. */
+function guideLink(href: string, base: string, suffix: '' | '.md'): string | undefined {
+  const match = /^(?:\.\/)?([\w-]+\.md)(#.*)?$/.exec(href)
+  const guide = match === null ? undefined : GUIDES.find((g) => g.file === match[1])
+  return guide === undefined ? undefined : `${base}${guide.path}${suffix}${match![2] ?? ''}`
+}
+
+function markdownRenderer(base: string, toc: TocEntry[]): Markdown {
+  const slugger = new GithubSlugger()
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false })
+  md.use(anchor, {
+    level: [2, 3],
+    slugify: (text) => slugger.slug(text),
+    permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
+    callback: (token, info) => toc.push({ level: Number(token.tag.slice(1)), slug: info.slug, title: info.title }),
+  })
+  const rules = md.renderer.rules
+  const defaultLink = rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+  rules.link_open = (tokens, i, options, env, self) => {
+    const token = tokens[i]!
+    const href = token.attrGet('href')
+    const served = href === null ? undefined : guideLink(String(href), base, '')
+    if (served !== undefined) token.attrSet('href', served)
+    return defaultLink(tokens, i, options, env, self)
+  }
+  // Wide code and tables scroll sideways on a phone; a scrolling region must be reachable by keyboard.
+  const defaultFence = rules.fence!
+  rules.fence = (...args) => defaultFence(...args).replace(/^<pre>/, '<pre tabindex="0">')
+  rules.table_open = () => '<div class="table-scroll" tabindex="0">\n<table>\n'
+  rules.table_close = () => '</table>\n</div>\n'
+  // Column alignment (`|---:|`) comes as an inline style, which the pages' CSP forbids: a class instead.
+  for (const cell of ['th_open', 'td_open'] as const) {
+    rules[cell] = (tokens, i, options, _env, self) => {
+      const token = tokens[i]!
+      const align = /text-align:(left|center|right)/.exec(String(token.attrGet('style') ?? ''))?.[1]
+      if (align !== undefined) {
+        token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style')
+        token.attrJoin('class', `align-${align}`)
+      }
+      return self.renderToken(tokens, i, options)
+    }
+  }
+  return md
+}
+
+/** The Markdown as served: links to other guides point at their served Markdown. */
+function servedMarkdown(markdown: string, base: string): string {
+  return markdown.replace(/\]\(([^)\s]+)\)/g, (whole, href: string) => {
+    const served = guideLink(href, base, '.md')
+    return served === undefined ? whole : `](${served})`
+  })
+}
+
+export function renderGuide(source: GuideSource, base: string, markdown = readFileSync(new URL(source.file, DOCS_DIR), 'utf8')): RenderedGuide {
+  const toc: TocEntry[] = []
+  const body = markdownRenderer(base, toc).render(markdown)
+  const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? source.file
+  return { source, title, html: body, markdown: servedMarkdown(markdown, base), toc }
+}
+
+function tableOfContents(toc: readonly TocEntry[]): Html {
+  const items: Html[] = []
+  for (let i = 0; i < toc.length; i++) {
+    const entry = toc[i]!
+    if (entry.level !== 2) continue
+    const children: TocEntry[] = []
+    while (toc[i + 1] !== undefined && toc[i + 1]!.level > 2) children.push(toc[++i]!)
+    const sub = children.length === 0 ? '' : html`<ol>${children.map((c) => html`<li><a href="#${c.slug}">${c.title}</a></li>`)}</ol>`
+    items.push(html`<li><a href="#${entry.slug}">${entry.title}</a>${sub}</li>`)
+  }
+  return html`<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title">Contents</h2><ol>${items}</ol></nav>`
+}
+
+/** The guide's page: the table of contents beside (or, on a phone, above) the article, in English. */
+export function renderGuidePage(site: Site, guide: RenderedGuide, all: readonly RenderedGuide[]): string {
+  const others = all.filter((g) => g !== guide)
+  return renderPage(site, {
+    title: guide.title,
+    description: guide.source.summary,
+    section: 'docs',
+    body: html`<div class="guide" lang="en">
+${tableOfContents(guide.toc)}
+<article class="guide-body">
+${trusted(guide.html)}
+<aside class="panel" aria-label="Other guides and formats">
+<p>Other guides: ${others.map((g, i) => html`${i > 0 ? ' · ' : ''}<a href="${site.base}${g.source.path}">${g.title}</a>`)}.
+This page in Markdown: <a href="${site.base}${guide.source.path}.md">${guide.source.file}</a>.
+The API's machine-readable description: <a href="${site.base}/api/v1/openapi.json?po_live=1">openapi.json</a>; try it in the <a href="${site.base}/reference">interactive reference</a>.</p>
+</aside>
+</article>
+</div>`,
+  })
+}

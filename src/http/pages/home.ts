@@ -1,0 +1,72 @@
+/**
+ * The home page: what the service is, who publishes it, the reuse conditions, the live record counts
+ * per kind, and where to go next (search, guide, reference, OpenAPI document, MCP configuration).
+ */
+import type { Catalogue } from '../../core/api/schemas.js'
+import { attributionLine } from '../../core/records/attribution.js'
+import { KINDS, type Fact } from '../../core/records/record.js'
+import { html } from './html.js'
+import { KIND_LABELS_FR, fiches, frenchCount, frenchDate } from './labels.js'
+import { renderPage, type Site } from './layout.js'
+import { recordPath } from './record-view.js'
+import { searchPath } from './search-params.js'
+
+export type HomeData = {
+  catalogue: Catalogue
+  /** The organization records of the snapshot: who publishes the records. */
+  publishers: readonly Fact[]
+  /** The configured public base URL, to show absolute addresses; the page's origin otherwise. */
+  publicBaseUrl?: string
+}
+
+export function renderHomePage(site: Site, data: HomeData): string {
+  const { catalogue, publishers } = data
+  const origin = data.publicBaseUrl ?? '{origin}'
+  const mcpUrl = catalogue.links.mcp === undefined ? undefined : `${origin}${catalogue.links.mcp.slice(site.base.length)}`
+  const mcpConfig = mcpUrl === undefined ? undefined : JSON.stringify({ mcpServers: { 'reference-records': { type: 'http', url: mcpUrl } } }, null, 2)
+  const publisher = publishers.length === 0
+    ? html`l’éditeur des fiches`
+    : publishers.map((p, i) => html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${p.title}</a>`)
+  const rows = KINDS.map((k) => ({ kind: k, count: catalogue.records.by_kind[k] })).filter((r) => r.count > 0)
+  return renderPage(site, {
+    title: 'Accueil',
+    description: 'Règles officielles du code de la route avec leurs sources, leçons, méthodes et offres d’une école de conduite : à chercher, lire et réutiliser.',
+    section: 'home',
+    body: html`<h1>Fiches de référence sur la conduite et le code de la route</h1>
+<p class="lead">${fiches(catalogue.records.total)} publiées par ${publisher} : des <strong>règles officielles</strong> avec leurs textes de loi et leur date de vérification,
+et, bien distinguées d’elles, des leçons, méthodes et offres qui les expliquent. À lire ici, ou à réutiliser par l’API et un serveur MCP, sans clé ni compte.</p>
+
+<form class="search-form" role="search" method="get" action="${site.base}/recherche" data-tidy>
+<div class="query"><label for="q">Chercher dans les fiches</label>
+<div class="query-row"><input type="search" id="q" name="q" maxlength="300" placeholder="ex. alcoolémie permis probatoire"><button type="submit">Rechercher</button></div></div>
+</form>
+
+<div class="cards">
+<section class="card" aria-labelledby="c-fiches"><h2 id="c-fiches">Les fiches</h2>
+<div class="table-scroll"><table class="counts"><caption class="visually-hidden">Nombre de fiches par type</caption>
+<thead><tr><th scope="col">Type</th><th scope="col">Fiches</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr><td><a href="${site.base}${searchPath({ kind: r.kind })}">${KIND_LABELS_FR[r.kind].plural}</a></td><td>${frenchCount(r.count)}</td></tr>`)}</tbody>
+<tfoot><tr><th scope="row">Total</th><td>${frenchCount(catalogue.records.total)}</td></tr></tfoot></table></div>
+<p class="small muted">Données publiées le ${frenchDate(catalogue.updated_at)}.</p></section>
+
+<section class="card" aria-labelledby="c-dev"><h2 id="c-dev">Pour les développeurs</h2>
+<ul>
+<li><a href="${site.base}/docs">Guide de l’API</a> (en anglais) : adresses, paramètres, erreurs, quota.</li>
+<li><a href="${site.base}/reference">Référence interactive</a> : chaque opération, à essayer ici même.</li>
+<li><a href="${catalogue.links.openapi}?po_live=1">Document OpenAPI 3.1</a> et <a href="${catalogue.links.self}?po_live=1">catalogue</a> (JSON).</li>
+<li><a href="${site.base}/docs#mcp-tool-protocol-server">Serveur MCP</a> pour les agents d’IA${mcpConfig === undefined ? '' : ', à configurer ainsi :'}</li>
+</ul>
+${mcpConfig === undefined ? '' : html`<pre tabindex="0"><code data-origin>${mcpConfig}</code></pre>`}
+<p class="small">Au plus ${catalogue.limits.requests_per_minute === 0 ? 'un nombre illimité de' : frenchCount(catalogue.limits.requests_per_minute)} requêtes par minute et par client, pages de recherche et fiches comprises.</p>
+</section>
+</div>
+
+<section id="reutilisation" class="prose" aria-labelledby="reuse-title"><h2 id="reuse-title">Conditions de réutilisation</h2>
+<p>Les fiches peuvent être consultées, citées et résumées, y compris dans des outils commerciaux, <strong>si l’attribution est visible et renvoie à la page de la fiche utilisée</strong> :</p>
+<p><code>${attributionLine({ title: 'titre de la fiche', url: 'adresse de la fiche' })}</code></p>
+<p>Conservez les références et réserves qui accompagnent une fiche, signalez vos adaptations, et gardez les règles officielles distinctes des explications, méthodes et offres.
+Les documents et images de tiers gardent leurs propres conditions. Republier en entier un cours ou un article demande une autorisation préalable :
+<a href="mailto:${catalogue.reuse.contact}">${catalogue.reuse.contact}</a>. L’accès ne vaut ni partenariat ni caution.</p>
+</section>`,
+  })
+}

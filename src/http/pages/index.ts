@@ -1,0 +1,169 @@
+/**
+ * Pages for people, next to the API: `/` (home), `/docs` (the guides), `/reference` (the interactive
+ * API reference), `/recherche` (search) and `/fiches/{id}` (a record), with their assets under
+ * `/assets`. They read the records through the core (the reader, the catalogue, the served
+ * snapshot), never through HTTP. Searches and record pages count in the client's quota like API
+ * requests; a refusal is a page that says when to come back.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import Negotiator from 'negotiator'
+import type { Catalogues } from '../../core/api/catalogue.js'
+import { LocalRecordReader, currentSnapshot } from '../../core/api/reader.js'
+import { API_PREFIX } from '../../core/api/schemas.js'
+import { ApiError } from '../../core/errors.js'
+import { RecordIdSchema } from '../../core/records/record.js'
+import type { RecordIndex } from '../../core/search/record-index.js'
+import type { LiveRecords } from '../../core/snapshots/live-records.js'
+import { refuseOtherMethods } from '../methods.js'
+import { isUnderPath, rawQuery } from '../query.js'
+import { ASSETS_ROOT, Assets, IMMUTABLE } from './assets.js'
+import { renderErrorPage } from './errors.js'
+import { GUIDES, renderGuide, renderGuidePage } from './guide.js'
+import { renderHomePage } from './home.js'
+import type { Site } from './layout.js'
+import { REFERENCE_CONTENT_SECURITY_POLICY, renderReferencePage } from './reference.js'
+import { renderRecordPage } from './record.js'
+import { recordPath } from './record-view.js'
+import { Representation, sendRepresentation } from './representation.js'
+import { PAGE_SIZE, SEARCH_PATH, parseSearchPageQuery } from './search-params.js'
+import { renderSearchPage } from './search.js'
+import { SnapshotPageCache } from './snapshot-cache.js'
+
+export type PagesDeps = {
+  records: LiveRecords
+  catalogues: Catalogues
+  publicBaseUrl?: string
+  /** Requests per minute per client, when a quota is enforced (said on the 429 page). */
+  quotaPerMinute?: number
+}
+
+const HTML = 'text/html; charset=utf-8'
+const MARKDOWN = 'text/markdown; charset=utf-8'
+/** Pages change with the records: caches keep them but revalidate, a cheap 304 thanks to the ETag. */
+const REVALIDATE = 'no-cache'
+
+/** The pages' policy: their own script, stylesheet and icon, forms to this site, nothing else. */
+export const PAGE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+/** Paths under which the pages are served, with their Content-Security-Policy (for the CORS and headers table). */
+export const PAGE_POLICIES: readonly { path: string; contentSecurityPolicy: string }[] = [
+  { path: '/', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
+  { path: '/docs', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
+  { path: SEARCH_PATH, contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
+  { path: '/fiches', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
+  { path: '/reference', contentSecurityPolicy: REFERENCE_CONTENT_SECURITY_POLICY },
+]
+
+/** Page paths whose requests count in the quota: each runs a search or reads a record. */
+export const PAGE_COUNTED_ROOTS: readonly string[] = [SEARCH_PATH, '/fiches']
+
+/** What the app asks of the pages after registering them. */
+export type Pages = {
+  /** The 404 page for an unknown path outside the API, when the client prefers HTML (a browser); undefined otherwise. */
+  notFoundPage(req: FastifyRequest, reply: FastifyReply): string | undefined
+}
+
+export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
+  const base = deps.publicBaseUrl ?? ''
+  const site: Site = { base, assets: new Assets(base) }
+  const reader = new LocalRecordReader(deps.records, deps.catalogues)
+  const cache = new SnapshotPageCache()
+  const page = (text: string) => new Representation(text, HTML)
+  const send = (req: FastifyRequest, reply: FastifyReply, rep: Representation, vary?: string) =>
+    sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE, vary })
+  const config = { errorPage: (err: ApiError, status: number, target: string) => renderErrorPage(err, status, site, { quotaPerMinute: deps.quotaPerMinute, path: target }) }
+  const paths: string[] = []
+  const get = <P extends Record<string, string>>(path: string, handler: (req: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<FastifyReply>) => {
+    paths.push(path)
+    app.get<{ Params: P }>(path, { config }, handler)
+  }
+
+  get('/', async (req, reply) => {
+    const snapshot = currentSnapshot(deps.records)
+    const rep = await cache.get(snapshot, 'home', async () => {
+      const [catalogue, organizations] = await Promise.all([reader.catalogue(), reader.search({ kind: 'organization', limit: 50, offset: 0 })])
+      return page(renderHomePage(site, { catalogue, publishers: organizations.results, publicBaseUrl: deps.publicBaseUrl }))
+    })
+    return send(req, reply, rep)
+  })
+
+  get(SEARCH_PATH, async (req, reply) => {
+    const params = parseSearchPageQuery(rawQuery(req.url))
+    const snapshot = currentSnapshot(deps.records)
+    const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.page])}`
+    const rep = await cache.get(snapshot, key, async () => {
+      const envelope = await reader.search({ q: params.q, kind: params.kind, region: params.region, limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE })
+      return page(renderSearchPage(site, params, envelope))
+    })
+    return send(req, reply, rep)
+  })
+
+  get<{ id: string }>('/fiches/:id', async (req, reply) => {
+    const { id } = req.params
+    if (!RecordIdSchema.safeParse(id).success) {
+      throw new ApiError('not_found', `« ${id.slice(0, 60)} » n’est pas un identifiant de fiche (par exemple fait-643b555e754f953d).`)
+    }
+    const snapshot = currentSnapshot(deps.records)
+    const rep = await cache.get(snapshot, `fiche:${id}`, async () => {
+      const record = await reader.get(id)
+      if (record === undefined) throw new ApiError('not_found', `Aucune fiche n’a l’identifiant « ${id} » : elle a peut-être été retirée.`)
+      return page(renderRecordPage(site, record, relatedLookup(snapshot)))
+    })
+    return send(req, reply, rep)
+  })
+  get('/fiches', async (_req, reply) => reply.redirect(`${base}${SEARCH_PATH}`, 301))
+
+  registerGuides(site, get)
+  const reference = page(renderReferencePage(site))
+  get('/reference', async (req, reply) => send(req, reply, reference))
+
+  paths.push(`${ASSETS_ROOT}/:hash/:name`)
+  app.get<{ Params: { hash: string; name: string } }>(`${ASSETS_ROOT}/:hash/:name`, async (req, reply) => {
+    const asset = site.assets.find(req.params.hash, req.params.name)
+    if (asset === undefined) throw new ApiError('not_found', `No such asset: ${req.params.name}`)
+    return sendRepresentation(req, reply, asset, { cacheControl: IMMUTABLE })
+  })
+  refuseOtherMethods(app, paths)
+  return {
+    notFoundPage(req, reply) {
+      if (isUnderPath(req.url, API_PREFIX) || new Negotiator(req).mediaType(['application/json', 'text/html']) !== 'text/html') return undefined
+      // Outside the pages' paths the headers table gave the JSON policy, which would block the page's stylesheet.
+      reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
+      const path = req.url.split('?', 1)[0]!.slice(0, 100)
+      return config.errorPage(new ApiError('not_found', `Aucune page à l’adresse ${path}.`), 404, req.url)
+    },
+  }
+}
+
+type GetRoute = (path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => void
+
+/** Each guide as HTML at its address (Markdown with `Accept: text/markdown`), and as Markdown at address + ".md". */
+function registerGuides(site: Site, get: GetRoute): void {
+  const guides = GUIDES.map((g) => renderGuide(g, site.base))
+  for (const guide of guides) {
+    const htmlPage = new Representation(renderGuidePage(site, guide, guides), HTML)
+    const markdown = new Representation(guide.markdown, MARKDOWN)
+    get(guide.source.path, async (req, reply) => {
+      const wanted = new Negotiator(req).mediaType(['text/html', 'text/markdown'])
+      return sendRepresentation(req, reply, wanted === 'text/markdown' ? markdown : htmlPage, { cacheControl: REVALIDATE, vary: 'Accept' })
+    })
+    get(`${guide.source.path}.md`, async (req, reply) => sendRepresentation(req, reply, markdown, { cacheControl: REVALIDATE }))
+  }
+  get('/docs/', async (_req, reply) => reply.redirect(`${site.base}/docs`, 308))
+  get('/docs/*', async (req) => {
+    throw new ApiError('not_found', `Aucun guide à l’adresse ${req.url.split('?', 1)[0]!.slice(0, 100)} ; les guides sont listés sur /docs.`)
+  })
+}
+
+/** Related records are given by their original address; those that are records of the snapshot link to their page here. */
+const relatedMaps = new WeakMap<RecordIndex, Map<string, string>>()
+function relatedLookup(snapshot: RecordIndex): (url: string) => string | undefined {
+  let byUrl = relatedMaps.get(snapshot)
+  if (byUrl === undefined) {
+    byUrl = new Map(snapshot.all.map((e) => [e.record.url, recordPath(e.record.id)]))
+    relatedMaps.set(snapshot, byUrl)
+  }
+  const map = byUrl
+  return (url) => map.get(url)
+}

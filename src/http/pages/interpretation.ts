@@ -1,0 +1,43 @@
+/**
+ * How the search understood a query (the envelope's `interpretation`, issue 12): the words it
+ * required, those it ignored, the corrections and other forms it used, and on zero results the
+ * queries that would match, as links. Shown above the results so a person knows why they got them.
+ */
+import type { SearchEnvelope, SearchInterpretation } from '../../core/api/schemas.js'
+import { html, type Html } from './html.js'
+import { fiches } from './labels.js'
+
+export type { SearchInterpretation }
+
+/** The envelope's interpretation: present whenever the search had words (q). */
+export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation | undefined => envelope.interpretation
+
+const quoted = (word: string) => `« ${word} »`
+const list = (words: readonly string[]) => words.map(quoted).join(', ')
+
+/** `searchHref(q)`: the address of the same search (same filters) with another query. */
+export function renderInterpretation(interpretation: SearchInterpretation, total: number, searchHref: (q: string) => string): Html {
+  const { words, ignored, corrected, expanded, relaxed } = interpretation
+  const lines: Html[] = []
+  for (const c of corrected) {
+    lines.push(html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`)
+  }
+  for (const e of expanded) lines.push(html`<p>${quoted(e.word)} a aussi été cherché sous les formes ${list(e.with)}.</p>`)
+  if (ignored.length > 0) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
+  if (total === 0 && words.length > 0) {
+    lines.push(html`<p>Aucune fiche ne contient à la fois ${list(words)}.</p>`)
+    lines.push(
+      relaxed.length === 0
+        ? html`<p>Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.</p>`
+        : html`<p>Essayez plutôt :</p><ul>${relaxed.map(
+            (r) => html`<li><a href="${searchHref(r.q)}">${r.q}</a> — sans ${quoted(r.without)}, ${fiches(r.total)}</li>`,
+          )}</ul>`,
+    )
+  }
+  if (lines.length === 0) return html``
+  return html`<section class="interpretation" aria-labelledby="interpretation-title">
+<h2 id="interpretation-title" class="visually-hidden">Comment la recherche a été comprise</h2>
+${words.length > 0 ? html`<p>Mots cherchés : <strong>${words.join(' ')}</strong></p>` : ''}
+${lines}
+</section>`
+}

@@ -1,0 +1,77 @@
+/**
+ * The pages' words for what a record is and what it rests on, in French. The rules are the core's
+ * (records/provenance.ts: which kinds explain or sell, what makes a record official, what a
+ * verification is); only the wording is the pages'. Typed by kind, so a new kind cannot be left unnamed.
+ */
+import { isOfficial } from '../../core/records/provenance.js'
+import type { Fact, Kind } from '../../core/records/record.js'
+
+type FrenchLabel = { name: string; plural: string; note?: string }
+
+/** Each kind's name, and for those the core marks as explaining or selling, the same reminder in French. */
+export const KIND_LABELS_FR: Readonly<Record<Kind, FrenchLabel>> = {
+  fact: { name: 'Règle officielle', plural: 'Règles officielles' },
+  expertise: { name: 'Méthode', plural: 'Méthodes', note: 'pas une règle officielle' },
+  organization: { name: 'Organisation', plural: 'Organisations' },
+  offer: { name: 'Offre', plural: 'Offres', note: 'commerciale, pas une règle officielle' },
+  person: { name: 'Personne', plural: 'Personnes' },
+  article: { name: 'Article', plural: 'Articles', note: 'explication, pas une règle officielle' },
+  lesson: { name: 'Leçon', plural: 'Leçons', note: 'explication, pas une règle officielle' },
+  page: { name: 'Page', plural: 'Pages' },
+  tool: { name: 'Outil', plural: 'Outils' },
+}
+
+export const REGION_LABELS_FR: Readonly<Record<'france', string>> = { france: 'France' }
+
+/** "15 septembre 2026" from "2026-09-15", "1er juillet 2015" from "2015-07-01" (dates are calendar dates: no time zone shifts them). */
+const DATE = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+export const frenchDate = (isoDate: string): string => {
+  const date = new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
+  // French writes the first day of a month as an ordinal: "1er juillet".
+  return Number.isNaN(date.getTime()) ? isoDate : DATE.format(date).replace(/^1 /, '1er ')
+}
+
+const COUNT = new Intl.NumberFormat('fr-FR')
+export const frenchCount = (n: number): string => COUNT.format(n)
+/** "1 fiche", "12 fiches", "0 fiche" (French counts zero in the singular). */
+export const fiches = (n: number): string => `${frenchCount(n)} fiche${n > 1 ? 's' : ''}`
+
+/** What a page shows of a record's provenance, following the core's rules (provenanceLines). */
+export type Provenance = {
+  official: boolean
+  /** "Sources officielles" for a rule, "Sources officielles citées" for an explanation that cites them. */
+  officialHeading?: string
+  officialSources: Fact['sources']
+  otherSources: Fact['sources']
+  /** "Vérifiée sur le texte officiel le 15 septembre 2026", or for an official record without a date, that it is not documented. */
+  verification?: string
+  verificationScope?: string
+  inForceSince?: string
+}
+
+export function provenanceOf(record: Fact): Provenance {
+  const official = isOfficial(record)
+  const verification =
+    record.verified_at !== undefined
+      ? `Vérifiée sur le texte officiel le ${frenchDate(record.verified_at)}`
+      : official
+        ? 'Date de vérification : non documentée'
+        : undefined
+  return {
+    official,
+    officialHeading: official ? (record.kind === 'fact' ? 'Sources officielles' : 'Sources officielles citées') : undefined,
+    officialSources: record.sources.filter((s) => s.type === 'official'),
+    otherSources: record.sources.filter((s) => s.type !== 'official'),
+    verification,
+    verificationScope: record.verified_at === undefined ? undefined : record.verification_scope,
+    inForceSince: record.effective_from === undefined ? undefined : `En vigueur depuis le ${frenchDate(record.effective_from)}`,
+  }
+}
+
+/** The words of the other source types, for people. */
+export const SOURCE_TYPE_FR: Readonly<Record<Fact['sources'][number]['type'], string>> = {
+  official: 'texte officiel',
+  operator: 'exploitant',
+  brand: 'marque',
+  source: 'référence',
+}

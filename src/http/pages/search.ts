@@ -1,0 +1,114 @@
+/**
+ * The search page, `/recherche`: rendered on the server from the core's search (works without
+ * JavaScript, one citable address per search), cached per snapshot, counted in the client's quota.
+ */
+import type { SearchEnvelope } from '../../core/api/schemas.js'
+import type { Fact } from '../../core/records/record.js'
+import { attributionLine } from '../../core/records/attribution.js'
+import { KINDS } from '../../core/records/record.js'
+import { excerpt, foldedWords, highlight, marked } from './excerpt.js'
+import { html, type Html } from './html.js'
+import { interpretationOf, renderInterpretation } from './interpretation.js'
+import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount } from './labels.js'
+import { renderPage, type Site } from './layout.js'
+import { kindLabel, provenanceSummary, recordPath } from './record-view.js'
+import { MAX_PAGE, PAGE_SIZE, SEARCH_PATH, searchPath, type SearchPageParams } from './search-params.js'
+
+function searchForm(site: Site, params: SearchPageParams): Html {
+  const option = (value: string, label: string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`
+  return html`<form class="search-form" role="search" method="get" action="${site.base}${SEARCH_PATH}" data-tidy>
+<div class="query"><label for="q">Mots à chercher</label>
+<div class="query-row"><input type="search" id="q" name="q" value="${params.q ?? ''}" maxlength="300" autocomplete="off" placeholder="ex. priorité à droite">
+<button type="submit">Rechercher</button></div></div>
+<div><label for="kind">Type de fiche</label><select id="kind" name="kind">
+${option('', 'Tous les types', params.kind === undefined)}
+${KINDS.map((k) => option(k, KIND_LABELS_FR[k].name, params.kind === k))}
+</select></div>
+<div><label for="region">Région</label><select id="region" name="region">
+${option('', 'Toutes les régions', params.region === undefined)}
+${option('france', REGION_LABELS_FR.france, params.region === 'france')}
+</select></div>
+</form>`
+}
+
+/** The text an excerpt is cut from: the first of text and description that holds a searched word. */
+function excerptSource(record: Fact, words: ReadonlySet<string>): string {
+  const candidates = [record.text, record.description ?? '']
+  return candidates.find((t) => words.size > 0 && highlight(t, words).some((s) => s.match)) ?? (record.description || record.text)
+}
+
+/** The core's attribution line, its address a link. */
+export function attribution(record: Fact): Html {
+  const line = attributionLine(record)
+  const at = line.lastIndexOf(record.url)
+  return html`<p class="attribution">${line.slice(0, at)}<a href="${record.url}">${record.url}</a></p>`
+}
+
+function result(site: Site, record: Fact, words: ReadonlySet<string>): Html {
+  const link = site.base + recordPath(record.id)
+  return html`<li class="result"><article aria-labelledby="r-${record.id}">
+${kindLabel(record.kind)}
+<h3 id="r-${record.id}"><a href="${link}">${marked(highlight(record.title, words))}</a></h3>
+<p class="excerpt">${marked(excerpt(excerptSource(record, words), words))}</p>
+${provenanceSummary(record)}
+${attribution(record)}
+</article></li>`
+}
+
+function pager(site: Site, params: SearchPageParams, total: number): Html {
+  const last = Math.min(Math.max(1, Math.ceil(total / PAGE_SIZE)), MAX_PAGE)
+  if (last === 1) return html``
+  const link = (page: number, label: string | number, rel?: string) =>
+    html`<a href="${site.base}${searchPath({ ...params, page })}"${rel === undefined ? '' : html` rel="${rel}"`}>${label}</a>`
+  const shown = [...new Set([1, params.page - 2, params.page - 1, params.page, params.page + 1, params.page + 2, last])]
+    .filter((p) => p >= 1 && p <= last)
+    .sort((a, b) => a - b)
+  const items: Html[] = []
+  shown.forEach((p, i) => {
+    if (i > 0 && p > shown[i - 1]! + 1) items.push(html`<span aria-hidden="true">…</span>`)
+    items.push(p === params.page ? html`<span aria-current="page">${p}</span>` : link(p, p))
+  })
+  return html`<nav class="pager" aria-label="Pages de résultats">
+${params.page > 1 ? link(Math.min(params.page - 1, last), '← Précédente', 'prev') : ''}
+${items}
+${params.page < last ? link(params.page + 1, 'Suivante →', 'next') : ''}
+</nav>`
+}
+
+function summary(params: SearchPageParams, total: number): string {
+  const filters = [params.kind === undefined ? '' : KIND_LABELS_FR[params.kind].plural, params.region === undefined ? '' : REGION_LABELS_FR[params.region]]
+    .filter((f) => f !== '')
+    .join(', ')
+  const last = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  return [
+    `${fiches(total)}${params.q === undefined ? '' : ` pour « ${params.q} »`}${filters === '' ? '' : ` (${filters})`}`,
+    total > PAGE_SIZE ? ` — page ${frenchCount(params.page)} sur ${frenchCount(last)}` : '',
+  ].join('')
+}
+
+/** The page of one search: form, how the query was understood, results, paging, attribution. */
+export function renderSearchPage(site: Site, params: SearchPageParams, envelope: SearchEnvelope): string {
+  const interpretation = interpretationOf(envelope)
+  // The words the search required, and the other forms and aliases it matched: what to highlight.
+  const words = foldedWords(interpretation === undefined ? [] : [...interpretation.words, ...interpretation.expanded.flatMap((e) => e.with)])
+  const searchHref = (q: string) => site.base + searchPath({ ...params, q, page: 1 })
+  const beyond = envelope.results.length === 0 && envelope.total > 0
+  return renderPage(site, {
+    title: params.q === undefined ? 'Rechercher dans les fiches' : `« ${params.q} » — Recherche`,
+    description: 'Chercher dans les règles officielles, leçons, méthodes et offres, avec leurs sources.',
+    section: 'search',
+    canonical: searchPath(params),
+    noindex: params.q !== undefined,
+    body: html`<h1>Rechercher dans les fiches</h1>
+${searchForm(site, params)}
+${interpretation === undefined ? '' : renderInterpretation(interpretation, envelope.total, searchHref)}
+<h2 class="summary" id="resultats">${summary(params, envelope.total)}</h2>
+${envelope.total === 0 && interpretation === undefined ? html`<p>Aucune fiche ne correspond. Essayez d’autres mots${params.kind || params.region ? html`, ou <a href="${searchHref(params.q ?? '')}">tous les types et régions</a>` : ''}.</p>` : ''}
+${envelope.total === 0 && interpretation !== undefined && (params.kind || params.region) ? html`<p><a href="${site.base}${searchPath({ q: params.q })}">Chercher dans tous les types et régions</a></p>` : ''}
+${beyond ? html`<p>Cette page est au-delà des résultats. <a href="${site.base}${searchPath({ ...params, page: 1 })}">Revenir à la première page</a>.</p>` : ''}
+<ol class="results" start="${envelope.offset + 1}">${envelope.results.map((r) => result(site, r, words))}</ol>
+${pager(site, params, envelope.total)}
+<p class="muted small">Les règles officielles (§) citent leurs textes et la date de leur dernière vérification ; les leçons, méthodes et offres les expliquent ou les vendent, sans les remplacer.
+Pour réutiliser une fiche, citez-la ainsi : « ${attributionLine({ title: 'titre de la fiche', url: 'adresse de la fiche' })} » (<a href="${site.base}/#reutilisation">conditions</a>).</p>`,
+  })
+}

@@ -1,0 +1,54 @@
+/**
+ * GET /api/v1/facts.ndjson (downloadFacts): the whole current snapshot in one response, for reusers
+ * who need every record (paging stops at offset 10 000). Not redirected (po_live does not apply;
+ * `po_live=1` is accepted and ignored), counted as one request, gzip when the client accepts it.
+ * Revalidation is cheap: a strong ETag (If-None-Match) and Last-Modified, the snapshot's publication
+ * time (If-Modified-Since), answer 304.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import Negotiator from 'negotiator'
+import { validateQuery } from '../../core/api/params.js'
+import { currentSnapshot } from '../../core/api/reader.js'
+import { API_PREFIX, NoParamsSchema } from '../../core/api/schemas.js'
+import { ifNoneMatchHits } from '../conditional.js'
+import type { ApiContext } from '../live-read-request.js'
+import { refuseOtherMethods } from '../methods.js'
+import { parseQuery, rawQuery } from '../query.js'
+import { SnapshotDownloads } from '../snapshot-download.js'
+
+export const DOWNLOAD_PATH = `${API_PREFIX}/facts.ndjson`
+export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8'
+
+export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
+  const downloads = new SnapshotDownloads()
+  app.get(DOWNLOAD_PATH, async (req, reply) => {
+    validateQuery(NoParamsSchema, parseQuery(rawQuery(req.url)))
+    const index = currentSnapshot(ctx.records)
+    // gzip first: our preference when the client weighs both equally ("gzip, deflate, br").
+    const gzip = new Negotiator(req).encoding(['gzip', 'identity']) === 'gzip'
+    const lastModified = new Date(index.publishedAt)
+    reply
+      .header('vary', 'accept-encoding')
+      .header('cache-control', 'no-cache')
+      .header('last-modified', lastModified.toUTCString())
+    if (gzip) {
+      const { etag, body } = await downloads.gzip(index)
+      reply.header('etag', etag)
+      if (notModified(req, etag, lastModified)) return reply.code(304).send()
+      return reply.type(NDJSON_TYPE).header('content-encoding', 'gzip').header('content-length', body.length).send(body)
+    }
+    const plain = downloads.plain(index)
+    reply.header('etag', plain.etag)
+    if (notModified(req, plain.etag, lastModified)) return reply.code(304).send()
+    return reply.type(NDJSON_TYPE).header('content-length', plain.length).send(plain.stream())
+  })
+  refuseOtherMethods(app, [DOWNLOAD_PATH])
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since, to the second. */
+function notModified(req: FastifyRequest, etag: string, lastModified: Date): boolean {
+  const ifNoneMatch = req.headers['if-none-match']
+  if (ifNoneMatch !== undefined) return ifNoneMatchHits(ifNoneMatch, etag)
+  const since = Date.parse(req.headers['if-modified-since'] ?? '')
+  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since
+}

@@ -1,0 +1,83 @@
+/**
+ * The Node HTTP server under the framework (Fastify's `serverFactory`): its timeouts, the front door
+ * as request listener, connection tracking, and answers for what Node would otherwise answer bare
+ * (an unmet `Expect`, `CONNECT`) or not at all.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { API_PREFIX } from '../core/api/schemas.js'
+import { ApiError } from '../core/errors.js'
+import { Connections } from './connections.js'
+import type { CorsTable } from './cors.js'
+import { MethodRefusal } from './error-handler.js'
+import { frontDoor, type FrontDoorOptions, type RequestListener } from './front-door.js'
+import { errorAnswer, rawAnswer, writeAnswer } from './raw-answers.js'
+import { HttpRefusal } from './status.js'
+import { normaliseTarget } from './target.js'
+
+/**
+ * Bounds on slow, idle or stalled clients. Node checks the first two only every `checkEveryMs`
+ * (30 s by default, which would let a slow client hold a socket for up to 40 s).
+ */
+export const DEFAULT_TIMEOUTS = {
+  /** A client must send its whole request head within this. */
+  headersMs: 10_000,
+  /** … and its whole request within this. */
+  requestMs: 15_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: 5_000,
+  /** A connection where nothing moves (a client not reading its answers) is closed after this. */
+  stallMs: 30_000,
+  checkEveryMs: 1_000,
+}
+export type Timeouts = typeof DEFAULT_TIMEOUTS
+
+export type HttpServerParts = {
+  /** The server, once the framework has asked for it. */
+  server(): Server
+  connections(): Connections
+  /** For Fastify's `serverFactory` option. */
+  factory(handler: RequestListener): Server
+}
+
+export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> & { cors: CorsTable; timeouts: Timeouts }): HttpServerParts {
+  const timeouts = options.timeouts
+  let server: Server | undefined
+  let connections: Connections | undefined
+  const parts: HttpServerParts = {
+    server: () => server!,
+    connections: () => connections!,
+    factory(handler) {
+      server = createServer(
+        {
+          // Answered by the front door with the error body, not by Node with a bare 400.
+          requireHostHeader: false,
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: timeouts.requestMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: timeouts.checkEveryMs,
+        },
+        frontDoor({ ...options, connections: parts.connections }, handler),
+      )
+      server.setTimeout(timeouts.stallMs)
+      // Nothing moved on the connection for stallMs (a client that stopped reading its answers, or
+      // sending its body): close it. Listening here means Node leaves the decision to us.
+      server.on('timeout', (socket: Socket) => socket.destroy())
+      connections = new Connections(server)
+      server.on('checkExpectation', (req: IncomingMessage, res) => {
+        connections!.admit(req, res, () => {
+          const path = normaliseTarget(req.url ?? '')?.path ?? '/'
+          const err = new HttpRefusal(417, `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`)
+          writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), options.errorBodyFor(path), { 'x-request-id': options.requestId(req) }))
+        })
+      })
+      // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.
+      server.on('connect', (req: IncomingMessage, socket: Socket) => {
+        const refusal: ApiError = new MethodRefusal('CONNECT', String(req.url).slice(0, 100), 'GET, HEAD, OPTIONS')
+        socket.end(rawAnswer(errorAnswer(refusal, options.cors.policyFor(API_PREFIX))))
+      })
+      return server
+    },
+  }
+  return parts
+}

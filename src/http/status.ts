@@ -1,0 +1,32 @@
+/** The HTTP status of each error code (spec §7, CONTRACT.md "Errors"): the one place codes meet statuses. */
+import { ApiError, type ErrorCode } from '../core/errors.js'
+
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  invalid_parameter: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  unavailable: 503,
+  internal_error: 500,
+}
+
+// The table read backwards (404 → not_found, 405 → method_not_allowed…).
+const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]))
+
+/**
+ * A refusal at the HTTP level that keeps a contract code but needs its own status (414 URL too
+ * long, 431 headers too large, 417 unmet expectation, 408 too slow).
+ */
+export class HttpRefusal extends ApiError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(CODE_BY_STATUS.get(status) ?? 'invalid_parameter', message)
+  }
+}
+
+export const statusOf = (err: ApiError): number => (err instanceof HttpRefusal ? err.status : STATUS_BY_CODE[err.code])
+
+/** The code of a 4xx status raised by the framework (a bad URL, a body too large…). */
+export const codeOfStatus = (status: number): ErrorCode => CODE_BY_STATUS.get(status) ?? 'invalid_parameter'

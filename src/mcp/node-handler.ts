@@ -1,0 +1,169 @@
+/**
+ * MCP over Streamable HTTP as a plain Node `(req, res)` handler, stateless: every request gets a
+ * fresh server instance, so no session affinity is needed behind a load balancer of replicas. It
+ * knows no web framework; the composition root mounts it at MCP_PATH next to the HTTP API.
+ *
+ * The body is read once, bounded, and parsed once: the parsed value goes to the SDK, which would
+ * otherwise read and parse it again for its era check and again to serve it. 2026-07-28 requests go
+ * to the SDK's createMcpHandler; 2025-era requests (the `initialize` handshake and what follows) are
+ * routed with the SDK's own isLegacyRequest to a stateless transport that answers in JSON — the
+ * handler's built-in legacy leg answers with Server-Sent Events, which costs every client a stream
+ * for one result.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import type { ApiError } from '../core/errors.js'
+import type { RecordReader } from '../core/api/reader.js'
+import { createMcpServer } from './server.js'
+
+export const MCP_PATH = '/mcp'
+/** Request headers MCP clients send (Streamable HTTP), allowed by CORS preflights. */
+export const MCP_REQUEST_HEADERS = ['Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID']
+/** Response headers MCP clients read, exposed by CORS. */
+export const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version']
+/** Largest JSON-RPC request body accepted; tool arguments here are a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024
+// JSON-RPC's implementation-defined server error; `data` says what happened.
+const JSON_RPC_SERVER_ERROR = -32000
+// The URL the SDK sees. It reads only the path and headers; a request's own Host (which a client
+// controls, and which may not even form a URL) must not be able to make building it fail.
+const SDK_URL = `http://localhost${MCP_PATH}`
+
+/** Where the MCP handler reports client faults: low level, one line, no stack (a client fault is not a server error). */
+export type McpLog = { debug(fields: object, message: string): void }
+
+export type McpNodeHandler = {
+  /** Answers one request to MCP_PATH. Never throws: failures are answered as JSON-RPC errors. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+  /**
+   * The JSON-RPC error body for a request refused before the SDK saw it (quota, shutdown, method):
+   * MCP clients show the body's text to the model ("Error POSTing to endpoint: …"), so the message
+   * carries the wait, while HTTP infrastructure still sees the status and Retry-After.
+   */
+  errorBody(err: ApiError, status: number, requestId?: string | number | null): object
+  /** Ends requests in flight. */
+  close(): Promise<void>
+}
+
+export function createMcpNodeHandler(reader: RecordReader, options: { version: string; log: McpLog }): McpNodeHandler {
+  const factory = (): McpServer => createMcpServer(reader, options.version)
+  const onerror = (err: Error) => options.log.debug({ problem: err.message }, 'mcp request rejected')
+  const modern = withoutConsoleWarnings(options.log, () =>
+    createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES, onerror }),
+  )
+
+  const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    const server = factory()
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    try {
+      await server.connect(transport)
+      return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody })
+    } finally {
+      await server.close().catch(onerror)
+    }
+  }
+
+  const answer = async (req: IncomingMessage): Promise<Response> => {
+    // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
+    if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
+    const body = await readBody(req, MAX_BODY_BYTES)
+    if (body === undefined) return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
+    const parsedBody = parseJson(body)
+    const request = new Request(SDK_URL, { method: 'POST', headers: toHeaders(req), body })
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return legacy(request, parsedBody)
+    return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody })
+  }
+
+  return {
+    async handle(req, res) {
+      let response: Response
+      try {
+        response = await answer(req)
+      } catch (err) {
+        // The client went away mid-body, or sent headers a web Request cannot carry: its fault, not ours.
+        onerror(err as Error)
+        if (res.destroyed || res.headersSent) return
+        response = jsonRpcError(400, 'Bad request: the request could not be read', null)
+      }
+      await writeResponse(response, res)
+    },
+    errorBody(err, status, requestId = null) {
+      const data = { status, code: err.code, ...(err.retryAfterSeconds === undefined ? {} : { retry_after_seconds: err.retryAfterSeconds }) }
+      return { jsonrpc: '2.0', id: requestId, error: { code: JSON_RPC_SERVER_ERROR, message: err.message, data } }
+    },
+    close: () => modern.close(),
+  }
+}
+
+/** The body, or undefined when it exceeds `max` bytes (the rest is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | undefined> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > max) return undefined
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > max) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size)
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    return undefined // the SDK reads the raw body and answers its own parse error
+  }
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v)
+    else headers.set(name, value)
+  }
+  return headers
+}
+
+function jsonRpcError(status: number, message: string, id: string | number | null, headers: Record<string, string> = {}): Response {
+  const body = { jsonrpc: '2.0', id, error: { code: JSON_RPC_SERVER_ERROR, message } }
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (res.destroyed) return
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  if (response.body === null) {
+    res.writeHead(response.status, headers).end()
+    return
+  }
+  const contentType = response.headers.get('content-type') ?? ''
+  if (!contentType.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer())
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) }).end(body)
+    return
+  }
+  res.writeHead(response.status, headers)
+  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+  res.on('close', () => stream.destroy())
+  stream.on('error', () => res.destroy())
+  stream.pipe(res)
+}
+
+/**
+ * Runs `build` with console.warn routed to the log: the SDK writes a plain-text notice on stderr when
+ * a JSON-mode handler is built, and the service's output must stay one JSON object per line.
+ */
+function withoutConsoleWarnings<T>(log: McpLog, build: () => T): T {
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => log.debug({ notice: args.map(String).join(' ') }, 'mcp sdk notice')
+  try {
+    return build()
+  } finally {
+    console.warn = warn
+  }
+}
