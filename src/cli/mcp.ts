@@ -1,63 +1,102 @@
 /**
  * `reference-records mcp`: the MCP tools over stdio, for desktop MCP clients. Reads a records file
- * in this process (default: the bundled sample, or RECORDS_FILE), or a remote API through the
+ * in this process (default: the bundled sample, or RECORDS_FILE), PostgreSQL's current published
+ * snapshot (--database-url / DATABASE_URL, followed like `serve` does), or a remote API through the
  * reference client (--base-url / REFERENCE_RECORDS_URL), in which case every tool call is an API
  * request drawn from the remote server's quota. stdout carries the protocol: logs go to stderr.
+ * Settings come from the one configuration module, with the same rules as `serve`.
  */
-import { parseArgs } from 'node:util'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
-import { RecordsClient } from '../client/client.js'
-import { BUNDLED_RECORDS_FILE } from '../config.js'
-import { LocalRecordReader, RemoteRecordReader, type RecordReader } from '../mcp/reader.js'
+import { RecordsClient } from '../client/index.js'
+import { BASE_URL_SETTING, loadMcpConfig, processEnv, type McpConfig } from '../config.js'
+import { Catalogues } from '../core/api/catalogue.js'
+import { LocalRecordReader, type RecordReader } from '../core/api/reader.js'
+import { FileRecordSource } from '../core/records/file-source.js'
+import { PostgresRecordSource } from '../core/records/postgres-source.js'
+import { followSource, loadInto } from '../core/snapshots/follow.js'
+import { LiveRecords } from '../core/snapshots/live-records.js'
+import { PACKAGE_VERSION } from '../core/version.js'
+import type { Log } from '../core/log.js'
 import { createMcpServer } from '../mcp/server.js'
-import { FileRecordSource } from '../records/file-source.js'
-import { followSource, loadInto } from '../records/follow.js'
-import { LiveRecords } from '../records/live-records.js'
-import { PACKAGE_VERSION } from '../version.js'
+import { resolveApiRoot } from './api-root.js'
+import { UsageError, parseCommandArgs } from './args.js'
+import { RemoteRecordReader } from './remote-reader.js'
 
-const USAGE = `Usage: reference-records mcp [--records-file FILE | --base-url URL]
+const USAGE = `Usage: reference-records mcp [--records-file FILE | --database-url URL | --base-url URL]
 
 Serves the MCP tools (search_facts, get_fact, get_catalogue) and resources over stdio.
   --records-file FILE  records to read in this process (default: $RECORDS_FILE, else the bundled sample)
-  --base-url URL       read a running service instead, e.g. https://records.example.org/api/v1
+  --database-url URL   read the current published snapshot from PostgreSQL, and follow publications
+                       (default: $DATABASE_URL)
+  --base-url URL       read a running service instead: its API root, e.g. https://records.example.org/api/v1,
+                       or its address (https://records.example.org), where the API root is looked up
                        (default: $REFERENCE_RECORDS_URL); calls then count in that service's quota
 `
 
-const log = (message: string) => process.stderr.write(`reference-records mcp: ${message}\n`)
+const say = (message: string) => process.stderr.write(`reference-records mcp: ${message}\n`)
+/** Logs on stderr as one line per event: stdout belongs to the protocol. */
+const stderrLog: Log = {
+  info: () => {},
+  warn: (fields, message) => say(`${message} ${JSON.stringify(fields)}`),
+  error: (fields, message) => say(`${message} ${JSON.stringify(fields)}`),
+}
 
-async function localReader(file: string): Promise<RecordReader> {
-  const source = new FileRecordSource(file)
+/** Records in this process: a file (its first load must succeed) or PostgreSQL's current snapshot (tools answer "unavailable" until one is loaded). */
+async function localReader(config: Exclude<McpConfig, { source: 'remote' }>): Promise<{ reader: RecordReader; origin: string }> {
+  const source = config.source === 'file' ? new FileRecordSource(config.file) : new PostgresRecordSource(config.databaseUrl, { log: stderrLog, applicationName: 'reference-records mcp' })
   const records = new LiveRecords()
-  await loadInto(source, records)
-  followSource(source, records, { info: () => {}, error: (o: object) => log(`records update refused: ${JSON.stringify(o)}`) })
-  return new LocalRecordReader(records, { requestsPerMinute: 0, contact: 'see the catalogue of the publishing service' })
+  if (config.source === 'file') await loadInto(source, records)
+  followSource(source, records, { log: stderrLog })
+  const reader = new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 0, contact: 'see the catalogue of the publishing service' }))
+  return { reader, origin: source.origin }
+}
+
+/** A reader of a running service; its address may be an origin, whose API root is looked up once here. */
+async function remoteReader(baseUrl: string, from: string): Promise<RecordReader> {
+  const root = await resolveApiRoot(baseUrl, from)
+  return new RemoteRecordReader(new RecordsClient({ baseUrl: root }))
 }
 
 export async function runMcp(args: string[]): Promise<number> {
-  let values: { 'records-file'?: string; 'base-url'?: string; help?: boolean }
+  let values: { 'records-file'?: string; 'base-url'?: string; 'database-url'?: string; help?: boolean }
   try {
-    values = parseArgs({
+    values = parseCommandArgs(
       args,
-      options: { 'records-file': { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }).values
+      { 'records-file': { type: 'string' }, 'base-url': { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      false,
+    ).values
   } catch (err) {
-    process.stderr.write(`reference-records mcp: ${(err as Error).message}\n\n${USAGE}`)
+    if (!(err instanceof UsageError)) throw err
+    process.stderr.write(`reference-records mcp: ${err.message}\n\n${USAGE}`)
     return 2
   }
   if (values.help) {
     process.stdout.write(USAGE)
     return 0
   }
-  const baseUrl = values['base-url'] ?? (values['records-file'] === undefined ? process.env.REFERENCE_RECORDS_URL : undefined)
-  if (baseUrl !== undefined && values['records-file'] !== undefined) {
-    process.stderr.write(`reference-records mcp: give --records-file or --base-url, not both\n\n${USAGE}`)
+  let config
+  try {
+    config = loadMcpConfig(processEnv(), values)
+  } catch (err) {
+    process.stderr.write(`reference-records mcp: ${(err as Error).message}\n\n${USAGE}`)
     return 2
   }
-  const reader = baseUrl !== undefined
-    ? new RemoteRecordReader(new RecordsClient({ baseUrl }))
-    : await localReader(values['records-file'] ?? process.env.RECORDS_FILE ?? BUNDLED_RECORDS_FILE)
-  serveStdio(() => createMcpServer(reader, PACKAGE_VERSION), { onerror: (err) => log(err.message) })
-  log(`serving over stdio from ${baseUrl ?? 'a local records file'}`)
+  let reader: RecordReader
+  let origin: string
+  try {
+    if (config.source === 'remote') {
+      const from = values['base-url'] ? '--base-url' : BASE_URL_SETTING
+      reader = await remoteReader(config.baseUrl, from)
+      origin = config.baseUrl
+    } else {
+      ;({ reader, origin } = await localReader(config))
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    say(err.message)
+    return 2
+  }
+  serveStdio(() => createMcpServer(reader, PACKAGE_VERSION), { onerror: (err) => say(err.message) })
+  say(`serving over stdio from ${origin}`)
   return 0
 }

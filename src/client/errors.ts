@@ -4,7 +4,7 @@
  * response arrived. Every error the client throws on purpose extends `RecordsClientError`; an abort
  * is the one exception: it rejects with the signal's own reason, as `fetch` does.
  */
-import type { ErrorCode } from '../errors.js'
+import type { ErrorCode } from './wire.js'
 
 /** A code from the contract's table, or any other string a newer server may send. */
 export type RecordsErrorCode = ErrorCode | (string & {})

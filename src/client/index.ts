@@ -1,4 +1,4 @@
-/** The reference client's public API; re-exports only. Nothing here imports zod or a Node module. */
+/** The reference client's public API; re-exports only. Nothing here imports zod, a Node module or server code. */
 export { RecordsClient, type AllOptions } from './client.js'
 export {
   RecordsClientError,
@@ -25,3 +25,4 @@ export {
 } from './options.js'
 export type { PageEvent } from './paging.js'
 export type { Sleep } from './retry.js'
+export type { Catalogue, ErrorBody, ErrorCode, Fact, Kind, SearchEnvelope, SearchInterpretation, SearchParameters, Source } from './wire.js'

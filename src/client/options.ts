@@ -1,7 +1,7 @@
 /** Options of `RecordsClient`, their defaults, and the mode detection. */
-import type { SearchParams } from '../http/schemas.js'
 import type { RetryMode, Sleep } from './retry.js'
 import { defaultSleep } from './retry.js'
+import type { SearchParameters } from './wire.js'
 
 /** Default API root: a service started with `reference-records serve` on this machine. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/api/v1'
@@ -9,8 +9,8 @@ export const DEFAULT_MAX_RETRIES = 3
 /** Redirects followed per request, at most; each must stay on the origin of `baseUrl`. */
 export const MAX_REDIRECTS = 3
 
-/** Search parameters (spec §4.3); `po_live` is the client's business. Typed from the one schema. */
-export type SearchQuery = Partial<Pick<SearchParams, 'q' | 'kind' | 'region' | 'limit' | 'offset'>>
+/** Search parameters (spec §4.3); `po_live` is the client's business. */
+export type SearchQuery = SearchParameters
 /** Parameters of `all()`: the filters only, since `all()` does the paging itself. */
 export type ListQuery = Omit<SearchQuery, 'limit' | 'offset'>
 

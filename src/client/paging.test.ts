@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LIMITS, type SearchEnvelope } from '../http/schemas.js'
+import { LIMITS, type SearchEnvelope } from '../core/api/schemas.js'
 import {
   envelope,
   fakeFact,

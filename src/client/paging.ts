@@ -4,9 +4,8 @@
  * return a silently short listing: an empty page while offset < total (`PagingAnomalyError`), and
  * more matches than offset can reach (`SearchTooBroadError`, as soon as the total says so).
  */
-import type { SearchEnvelope } from '../http/schemas.js'
-import type { Fact } from '../records/record.js'
 import { PagingAnomalyError, SearchTooBroadError, UnexpectedResponseError } from './errors.js'
+import type { Fact, SearchEnvelope } from './wire.js'
 
 /** Page size of `all()`: the largest the API accepts (spec §8; a test pins it to LIMITS.maxLimit). */
 export const PAGE_SIZE = 50

@@ -15,10 +15,25 @@ import { parseRetryAfter, planRetry } from './retry.js'
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
-export type CallContext = { options: ResolvedOptions; signal: AbortSignal | undefined; maxRetries: number }
+export type CallContext = {
+  options: ResolvedOptions
+  signal: AbortSignal | undefined
+  maxRetries: number
+  /** The Accept header; default application/json. */
+  accept?: string
+}
 
 /** GETs `url` and returns its JSON body, or throws a `RecordsClientError` (or the abort reason). */
-export async function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
+export function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
+  return getWith(url, ctx, async (response, target) => parsedOrThrow<T>(await readBody(response, target, ctx.signal), response, target))
+}
+
+/**
+ * GETs `url` and hands its successful response to `read`, with the same redirects, error mapping
+ * and retries as `getJson`; a connection lost while `read` runs is retried too. Used as is
+ * (`read` returning the response) for a body streamed by the caller.
+ */
+export async function getWith<T>(url: URL, ctx: CallContext, read: (response: Response, url: URL) => Promise<T>): Promise<T> {
   const { options, signal } = ctx
   let target = url
   for (let retriesDone = 0; ; retriesDone++) {
@@ -27,8 +42,8 @@ export async function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
       const answer = await fetchFollowingRedirects(target, ctx)
       target = answer.url
       const { response } = answer
+      if (response.ok) return await read(response, target)
       const body = await readBody(response, target, signal)
-      if (response.ok) return parsedOrThrow<T>(body, response, target)
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.now)
       error = createApiError(response.status, body.ok ? body.json : undefined, retryAfterMs, target.href)
     } catch (err) {
@@ -118,7 +133,7 @@ async function acceptFollowed(response: Response, requested: URL, origin: string
 
 async function send(url: URL, ctx: CallContext): Promise<Response> {
   const { options, signal } = ctx
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { accept: ctx.accept ?? 'application/json' }
   // Browsers forbid setting User-Agent, and a non-safelisted header would cost a CORS preflight.
   if (options.mode === 'script') headers['user-agent'] = options.userAgent
   try {

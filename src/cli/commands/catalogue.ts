@@ -1,9 +1,10 @@
 /** `reference-records catalogue [--json]`. */
-import type { Catalogue } from '../../http/schemas.js'
+import type { Catalogue } from '../../client/index.js'
 import {
   COMMON_HELP,
-  clientFor,
+  openClient,
   parseCommandLine,
+  printRetries,
   processIo,
   runClientCommand,
   write,
@@ -55,7 +56,7 @@ export async function runCatalogue(args: string[], io: CliIo = processIo()): Pro
     const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' } })
     if (values.help) return write(io.stdout, CATALOGUE_USAGE)
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
-    const client = clientFor(values['base-url'], io)
+    const client = await openClient(values['base-url'], io, printRetries('catalogue', io))
     const catalogue = await client.catalogue()
     await write(
       io.stdout,

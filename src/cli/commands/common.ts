@@ -1,7 +1,13 @@
 /** What the client commands share: their streams, argument parsing, the client, and error → exit code. */
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { DEFAULT_BASE_URL, RecordsClient } from '../../client/index.js'
+import { fstatSync } from 'node:fs'
+import type { ParseArgsConfig } from 'node:util'
+import { DEFAULT_BASE_URL, RecordsClient, type RetryEvent } from '../../client/index.js'
+import { BASE_URL_SETTING, clientBaseUrl, processEnv } from '../../config.js'
+import { resolveApiRoot } from '../api-root.js'
+import { parseCommandArgs, type ParsedArgs } from '../args.js'
+import { isClosedPipe } from '../closed-pipe.js'
 import { EXIT, UsageError, describeError, exitCodeOf, type ExitCode } from './exit-codes.js'
+import { CLI_MAX_RETRIES, formatRetry } from './retry-notice.js'
 
 /** The process's streams and environment; tests pass their own. */
 export type CliIo = {
@@ -9,18 +15,31 @@ export type CliIo = {
   stderr: NodeJS.WritableStream
   /** Whether stderr is a terminal (the dump's progress bar is drawn only then). */
   stderrIsTTY: boolean
+  /** Whether stdout is that same terminal: a bar drawn there would be mixed with the output. */
+  stdoutSharesTerminal: boolean
   env: NodeJS.ProcessEnv
+}
+
+/** True when file descriptors 1 and 2 are the same terminal device (a plain `reference-records dump` in a shell). */
+function sameTerminal(): boolean {
+  if (!process.stdout.isTTY || !process.stderr.isTTY) return false
+  try {
+    return fstatSync(1).rdev === fstatSync(2).rdev
+  } catch {
+    return true // when in doubt, behave as on one terminal: no bar
+  }
 }
 
 export const processIo = (): CliIo => ({
   stdout: process.stdout,
   stderr: process.stderr,
   stderrIsTTY: process.stderr.isTTY === true,
-  env: process.env,
+  stdoutSharesTerminal: sameTerminal(),
+  env: processEnv(),
 })
 
 /** Environment variable naming the API root, when `--base-url` is not given. */
-export const BASE_URL_ENV = 'REFERENCE_RECORDS_URL'
+export const BASE_URL_ENV = BASE_URL_SETTING
 
 /** Options every client command takes. */
 export const COMMON_OPTIONS = {
@@ -28,46 +47,35 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
-export const COMMON_HELP = `  --base-url URL      API root (versioned), e.g. https://records.example.org/api/v1.
+export const COMMON_HELP = `  --base-url URL      The service: its API root (https://records.example.org/api/v1) or its
+                      address (https://records.example.org), where the API root is looked up.
                       Default: $${BASE_URL_ENV}, else ${DEFAULT_BASE_URL}
   -h, --help          Show this help`
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
-type Parsed<O extends Options> = ReturnType<
-  typeof parseArgs<{
-    args: string[]
-    options: typeof COMMON_OPTIONS & O
-    strict: true
-    allowPositionals: true
-  }>
->
-
-/** `parseArgs` in strict mode, with the common options; its complaints become usage errors. Commands check positionals. */
-export function parseCommandLine<O extends Options>(args: string[], options: O): Parsed<O> {
-  try {
-    return parseArgs({
-      args,
-      options: { ...COMMON_OPTIONS, ...options },
-      strict: true,
-      allowPositionals: true,
-    })
-  } catch (err) {
-    throw new UsageError((err as Error).message)
-  }
+/** Strict parsing with the common options; complaints become usage errors in our words. Commands check positionals. */
+export function parseCommandLine<O extends Options>(args: string[], options: O): ParsedArgs<typeof COMMON_OPTIONS & O, true> {
+  return parseCommandArgs(args, { ...COMMON_OPTIONS, ...options } as typeof COMMON_OPTIONS & O, true)
 }
 
-/** A client of `--base-url`, else `$REFERENCE_RECORDS_URL`, else the default. */
-export function clientFor(baseUrlFlag: string | undefined, io: CliIo): RecordsClient {
-  const fromEnv = io.env[BASE_URL_ENV] === '' ? undefined : io.env[BASE_URL_ENV]
-  const baseUrl = baseUrlFlag ?? fromEnv ?? DEFAULT_BASE_URL
-  try {
-    return new RecordsClient({ baseUrl, mode: 'script' })
-  } catch (err) {
-    const source =
-      baseUrlFlag !== undefined ? '--base-url' : fromEnv !== undefined ? BASE_URL_ENV : 'base URL'
-    throw new UsageError(`${source}: "${baseUrl}" is not a usable API root (${(err as Error).message})`)
-  }
+/** A function the client calls before each wait for a retry. */
+export type RetryListener = (event: RetryEvent) => void
+
+/** Prints each retry on stderr, prefixed with the command's name. */
+export const printRetries = (name: string, io: CliIo): RetryListener => (event) => {
+  io.stderr.write(`reference-records ${name}: ${formatRetry(event)}\n`)
+}
+
+/**
+ * A client of `--base-url`, else `$REFERENCE_RECORDS_URL`, else the default; an address that is not
+ * an API root is looked up first. Every retry is reported to `onRetry`.
+ */
+export async function openClient(baseUrlFlag: string | undefined, io: CliIo, onRetry: RetryListener): Promise<RecordsClient> {
+  const chosen = clientBaseUrl(io.env, baseUrlFlag)
+  const options = { mode: 'script' as const, maxRetries: CLI_MAX_RETRIES, onRetry }
+  const root = chosen === undefined ? DEFAULT_BASE_URL : await resolveApiRoot(chosen.value, chosen.from, options)
+  return new RecordsClient({ ...options, baseUrl: root })
 }
 
 /** Runs a command body; prints a failure as one message on stderr and returns its exit code. */
@@ -80,6 +88,7 @@ export async function runClientCommand(
     await body()
     return EXIT.ok
   } catch (err) {
+    if (isClosedPipe(err)) return EXIT.ok
     const hint = err instanceof UsageError ? `\nRun "reference-records ${name} --help" for usage.` : ''
     io.stderr.write(`reference-records ${name}: ${describeError(err)}${hint}\n`)
     return exitCodeOf(err)

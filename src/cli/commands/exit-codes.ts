@@ -5,6 +5,7 @@ import {
   RateLimitError,
   RecordsConnectionError,
 } from '../../client/index.js'
+import { UsageError } from '../args.js'
 
 export const EXIT = {
   /** Done. */
@@ -28,10 +29,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  not found (unknown record id)
   4  rate limited (the service asked to wait; retry later)`
 
-/** A bad command line, found before any request. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-}
+export { UsageError }
 
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage

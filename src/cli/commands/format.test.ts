@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Fact } from '../../records/record.js'
+import type { Fact } from '../../core/records/record.js'
 import { attribution, clean, formatDetail, formatSearchHeading, formatSummary, isOfficial } from './format.js'
 
 const fixture = JSON.parse(readFileSync('test/fixtures/records.small.json', 'utf8')) as Fact[]

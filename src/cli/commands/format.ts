@@ -4,34 +4,28 @@
  * labelled apart from lessons, method and offers, which are marked as not being official rules.
  * A modification date is never shown as a verification.
  */
-import type { Fact, Kind } from '../../records/record.js'
-import { attributionLine } from '../../records/attribution.js'
+import type { Fact } from '../../client/index.js'
+import { attributionLine } from '../../core/records/attribution.js'
+import { KIND_LABELS, isOfficial, provenanceLines } from '../../core/records/provenance.js'
 
-/** Label of each kind, and for those that explain or sell, a reminder that they are not official rules. */
-const KIND_LABEL: Record<Kind, string> = {
-  fact: 'OFFICIAL RULE',
-  expertise: 'METHOD · not an official rule',
-  organization: 'ORGANIZATION',
-  offer: 'OFFER · commercial, not an official rule',
-  person: 'PERSON',
-  article: 'ARTICLE · explanation, not an official rule',
-  lesson: 'LESSON · explanation, not an official rule',
-  page: 'PAGE',
-  tool: 'TOOL',
+/** `[LESSON · explanation, not an official rule]`: the kind's label, loud enough for a terminal. */
+function kindTag(kind: string): string {
+  const label = KIND_LABELS[kind as Fact['kind']]
+  if (label === undefined) return clean(kind).toUpperCase()
+  return label.note === undefined ? label.name.toUpperCase() : `${label.name.toUpperCase()} · ${label.note}`
 }
 
 /** The attribution the reuse conditions ask for, with the title made safe for a terminal. */
 export const attribution = (record: Pick<Fact, 'title' | 'url'>): string =>
   attributionLine({ title: clean(record.title), url: record.url })
 
-/** Official rules: records of kind fact, and records that rest on an official source. */
-export const isOfficial = (record: Fact): boolean =>
-  record.kind === 'fact' || record.sources.some((s) => s.type === 'official')
+export { isOfficial }
 
 /**
  * Drops control characters (terminal escape sequences included) from text that comes from the
  * service, keeping line breaks and tabs: a record must not be able to drive the user's terminal.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const clean = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
 
 const indent = (text: string, prefix: string): string =>
@@ -40,30 +34,17 @@ const indent = (text: string, prefix: string): string =>
     .map((line) => (line === '' ? '' : prefix + line))
     .join('\n')
 
-/** Sources and verification of an official rule; nothing for other records. */
-function provenance(record: Fact): string[] {
-  if (!isOfficial(record)) return []
-  const official = record.sources.filter((s) => s.type === 'official')
-  // A fact is an official rule; another kind only cites official texts and stays an explanation.
-  const heading = record.kind === 'fact' ? 'Official sources' : 'Official sources cited'
-  const lines = [official.length > 0 ? `  ${heading}:` : `  ${heading}: none listed`]
-  for (const s of official) lines.push(`    - ${clean(s.label)} — ${s.url}`)
-  if (record.verified_at === undefined) lines.push('  Verification date: not documented')
-  else {
-    const scope =
-      record.verification_scope === undefined ? '' : ` (scope: ${clean(record.verification_scope)})`
-    lines.push(`  Verified on ${record.verified_at}${scope}`)
-  }
-  if (record.effective_from !== undefined) lines.push(`  In force since ${record.effective_from}`)
-  return lines
-}
+/** Sources and verification, from the one set of provenance rules, indented under the record. */
+const provenance = (record: Fact, otherSources = false): string[] =>
+  provenanceLines(record, { otherSources }).map((line) => `  ${clean(line)}`)
+
+/** Kind, title, id and link: the first lines of every record shown. */
+const heading = (record: Fact): string[] => [`[${kindTag(record.kind)}] ${clean(record.title)}`, `  ${record.kind} · ${record.id}`, `  ${record.url}`]
 
 /** A few lines per record, for search results. */
 export function formatSummary(record: Fact): string {
   return [
-    `[${KIND_LABEL[record.kind] ?? clean(String(record.kind)).toUpperCase()}] ${clean(record.title)}`,
-    `  ${record.kind} · ${record.id}`,
-    `  ${record.url}`,
+    ...heading(record),
     ...provenance(record),
     `  ${attribution(record)}`,
   ].join('\n')
@@ -71,12 +52,7 @@ export function formatSummary(record: Fact): string {
 
 /** Everything a reader needs from one record, for `get`. */
 export function formatDetail(record: Fact): string {
-  const lines = [formatSummary(record).split('\n').slice(0, -1).join('\n')]
-  const others = record.sources.filter((s) => s.type !== 'official')
-  if (others.length > 0) {
-    lines.push('  Other sources (not official texts):')
-    for (const s of others) lines.push(`    - ${clean(s.label)} (${s.type}) — ${s.url}`)
-  }
+  const lines = [...heading(record), ...provenance(record, true)]
   if (record.chapter !== undefined)
     lines.push(`  Chapter ${record.chapter.number}: ${clean(record.chapter.title)}`)
   if (record.modified_at !== undefined)

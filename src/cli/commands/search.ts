@@ -1,11 +1,12 @@
 /** `reference-records search <words> [--kind] [--region] [--limit] [--offset] [--json]`. */
-import { SearchParamsSchema } from '../../http/schemas.js'
-import { KINDS } from '../../records/record.js'
-import type { SearchQuery } from '../../client/index.js'
+import { SearchParamsSchema } from '../../core/api/schemas.js'
+import { KINDS } from '../../core/records/record.js'
+import type { SearchEnvelope, SearchQuery } from '../../client/index.js'
 import {
   COMMON_HELP,
-  clientFor,
+  openClient,
   parseCommandLine,
+  printRetries,
   processIo,
   runClientCommand,
   write,
@@ -13,10 +14,15 @@ import {
 } from './common.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { formatSearchHeading, formatSummary } from './format.js'
+import { interpretationLines, noMatchLines, readInterpretation } from './interpretation.js'
 
 export const SEARCH_USAGE = `Usage: reference-records search [<words>...] [options]
 
-Searches the records: every significant word must appear (accents and case are ignored).
+Searches the records: every significant word must appear, as a whole word, another of its forms
+(stationner / stationnement) or an alias (auto / voiture); accents and case are ignored. Question
+words and words too common to search for are ignored, and a word found nowhere is corrected to the
+closest one; the output says how the words were read, and when nothing matches it suggests searches
+that would.
 
 Options:
   --kind KIND         Only records of this kind: ${KINDS.join(', ')}
@@ -44,7 +50,7 @@ const OPTIONS = {
  * Checks the words and filters with the API's own parameter schema, so the command refuses exactly
  * what the service would, before spending a request.
  */
-export function toSearchQuery(
+export function searchQueryFromArgs(
   words: string[],
   values: { kind?: string; region?: string; limit?: string; offset?: string },
 ): SearchQuery {
@@ -58,23 +64,37 @@ export function toSearchQuery(
   }
   const parsed = SearchParamsSchema.safeParse(raw)
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (i) => `${i.path[0] === 'q' ? 'words' : `--${String(i.path[0])}`} ${i.message}`,
-    )
+    const problems = parsed.error.issues.map((i) => {
+      const name = String(i.path[0])
+      // The words are not echoed (they may be long); an option's bad value is, so the user sees what was read.
+      return name === 'q' ? `words ${i.message}` : `--${name} ${JSON.stringify(raw[name as keyof typeof raw])}: ${i.message}`
+    })
     throw new UsageError(problems.join('; '))
   }
   const { po_live: _live, ...query } = parsed.data
   return query
 }
 
+/** The human output of one page: the heading, how the words were read, the records, and help when nothing matched. */
+export function formatSearchPage(page: SearchEnvelope, query: SearchQuery): string {
+  const heading = formatSearchHeading(query.q, page.total, page.offset, page.results.length)
+  const interpretation = readInterpretation(page)
+  const notes = interpretation === undefined ? [] : interpretationLines(interpretation)
+  const top = [heading, ...notes.map((line) => `  ${line}`)].join('\n')
+  if (page.total === 0 && query.q !== undefined) {
+    return [top, noMatchLines(interpretation, { kind: query.kind, region: query.region }).join('\n')].join('\n\n') + '\n'
+  }
+  return [top, ...page.results.map(formatSummary)].join('\n\n') + '\n'
+}
+
 export async function runSearch(args: string[], io: CliIo = processIo()): Promise<number> {
   return runClientCommand('search', io, async () => {
     const { values, positionals } = parseCommandLine(args, OPTIONS)
     if (values.help) return write(io.stdout, SEARCH_USAGE)
-    const query = toSearchQuery(positionals, values)
-    const page = await clientFor(values['base-url'], io).search(query)
+    const query = searchQueryFromArgs(positionals, values)
+    const client = await openClient(values['base-url'], io, printRetries('search', io))
+    const page = await client.search(query)
     if (values.json) return write(io.stdout, `${JSON.stringify(page, null, 2)}\n`)
-    const heading = formatSearchHeading(query.q, page.total, page.offset, page.results.length)
-    await write(io.stdout, [heading, ...page.results.map(formatSummary)].join('\n\n') + '\n')
+    await write(io.stdout, formatSearchPage(page, query))
   })
 }

@@ -1,0 +1,85 @@
+/**
+ * `reference-records publish FILE`: validates a records file whole, prints what it changes against
+ * the current snapshot, then stores it as a new snapshot, current at once, and notifies the replicas.
+ */
+import { FileRecordSource } from '../../core/records/file-source.js'
+import { isEmptyDiff } from '../../core/records/postgres/diff.js'
+import { SCHEMA_VERSION, appliedVersion, migrate } from '../../core/records/postgres/migrations.js'
+import { DEFAULT_KEEP_SNAPSHOTS, hashesOf, planAgainstCurrent, prepareSnapshot, publishSnapshot } from '../../core/records/postgres/publisher.js'
+import type { Fact } from '../../core/records/record.js'
+import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP, databaseUrl, parseDatabaseCommand, parseNote, withDatabase } from './database.js'
+import { UsageError } from './exit-codes.js'
+import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
+
+export const PUBLISH_USAGE = `Usage: reference-records publish FILE [options]
+
+Validates FILE with the record schema (a JSON array, NDJSON, or {"published_at", "records"}: the
+formats of RECORDS_FILE) and prints what it changes against the current snapshot: records added,
+changed and removed, with their first ids. Then, in one transaction, stores it as a new snapshot,
+makes it current and notifies every replica. One bad record publishes nothing. The database
+schema is created or upgraded first when needed.
+
+Options:
+  --dry-run           Validate and print the changes; write nothing
+  --note TEXT         Kept with the snapshot, shown by "reference-records snapshots"
+  --keep N            Snapshots whose records are kept, the new one included (default ${DEFAULT_KEEP_SNAPSHOTS});
+                      the records of older ones are pruned (their history stays)
+${DATABASE_HELP}
+
+${DATABASE_EXIT_CODES_HELP}
+
+Example:
+  reference-records publish records.ndjson --dry-run
+  reference-records publish records.ndjson --note "weekly update"
+`
+
+const OPTIONS = { 'dry-run': { type: 'boolean' }, note: { type: 'string' }, keep: { type: 'string' } } as const
+
+function parseKeep(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_KEEP_SNAPSHOTS
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new UsageError(`--keep must be a whole number of snapshots, at least 1, got "${value}"`)
+  return Number(value)
+}
+
+/** The file's records, validated whole; a refusal says that nothing was published. */
+async function readRecords(file: string): Promise<Fact[]> {
+  try {
+    return (await new FileRecordSource(file).load()).records
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nNothing was published.`, { cause: err })
+  }
+}
+
+export async function runPublish(args: string[], io: CliIo = processIo()): Promise<number> {
+  return runClientCommand('publish', io, async () => {
+    const { values, positionals } = parseDatabaseCommand(args, OPTIONS)
+    if (values.help) return write(io.stdout, PUBLISH_USAGE)
+    if (positionals.length !== 1) throw new UsageError(`expected one records file, got ${positionals.length}`)
+    const [file] = positionals as [string]
+    const keep = parseKeep(values.keep)
+    const note = parseNote(values.note)
+    const url = databaseUrl(values['database-url'], io)
+    const records = await readRecords(file)
+    if (records.length === 0) throw new Error(`${file} holds no records; an empty snapshot would empty every replica. Nothing was published.`)
+    await write(io.stdout, `Checked ${file}: ${records.length} records, all valid.\n`)
+    const snapshot = prepareSnapshot(records)
+    await withDatabase(url, 'publish', async (client) => {
+      if (values['dry-run']) {
+        const version = await appliedVersion(client)
+        if (version < SCHEMA_VERSION) await write(io.stdout, `Database schema at version ${version}: publishing will upgrade it to ${SCHEMA_VERSION}.\n`)
+      } else {
+        const migrated = await migrate(client)
+        if (migrated.applied.length > 0) await write(io.stdout, `Database schema upgraded from version ${migrated.from} to ${migrated.to}.\n`)
+      }
+      const plan = await planAgainstCurrent(client, hashesOf(snapshot))
+      await write(io.stdout, `${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
+      if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
+      if (plan.current !== undefined && isEmptyDiff(plan.diff)) {
+        return write(io.stdout, `Nothing to publish: snapshot ${plan.current.snapshotId} already has exactly these records.\n`)
+      }
+      const published = await publishSnapshot(client, snapshot, plan, { note, keep })
+      await write(io.stdout, `${describePublication(published.publication, published.pruned)}\n`)
+    })
+  })
+}

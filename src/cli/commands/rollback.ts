@@ -1,0 +1,56 @@
+/**
+ * `reference-records rollback ID`: makes an earlier snapshot current again. It is a new publication
+ * event (the history keeps both), printed first as the changes it makes, then notified to replicas.
+ */
+import { diffSnapshots } from '../../core/records/postgres/diff.js'
+import { snapshotHashes } from '../../core/records/postgres/history.js'
+import { appliedVersion } from '../../core/records/postgres/migrations.js'
+import { PublishingError, checkRollbackTarget, rollbackTo } from '../../core/records/postgres/publisher.js'
+import { currentPublication } from '../../core/records/postgres/snapshot-reader.js'
+import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP, databaseUrl, parseDatabaseCommand, parseNote, withDatabase } from './database.js'
+import { UsageError } from './exit-codes.js'
+import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
+
+export const ROLLBACK_USAGE = `Usage: reference-records rollback ID [options]
+
+Makes snapshot ID (see "reference-records snapshots") current again, and notifies every replica.
+It prints the changes first. The rollback is a new publication: the history keeps every snapshot
+and every publication, and a later "publish" or "rollback" moves on from it.
+
+Options:
+  --dry-run           Print the changes; write nothing
+  --note TEXT         Why, kept with the publication
+${DATABASE_HELP}
+
+${DATABASE_EXIT_CODES_HELP}
+
+Example:
+  reference-records rollback 41 --note "42 had a wrong speed limit"
+`
+
+function parseId(value: string | undefined): number {
+  if (value === undefined || !/^[1-9]\d{0,14}$/.test(value)) throw new UsageError(`expected a snapshot id (a whole number), got ${value === undefined ? 'none' : `"${value}"`}`)
+  return Number(value)
+}
+
+export async function runRollback(args: string[], io: CliIo = processIo()): Promise<number> {
+  return runClientCommand('rollback', io, async () => {
+    const { values, positionals } = parseDatabaseCommand(args, { 'dry-run': { type: 'boolean' }, note: { type: 'string' } })
+    if (values.help) return write(io.stdout, ROLLBACK_USAGE)
+    if (positionals.length > 1) throw new UsageError(`expected one snapshot id, got ${positionals.length}`)
+    const id = parseId(positionals[0])
+    const note = parseNote(values.note)
+    const url = databaseUrl(values['database-url'], io)
+    await withDatabase(url, 'rollback', async (client) => {
+      if ((await appliedVersion(client)) === 0) throw new PublishingError('nothing was ever published to this database')
+      const current = await currentPublication(client)
+      await checkRollbackTarget(client, id, current)
+      const before = current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
+      const plan = { current, diff: diffSnapshots(before, await snapshotHashes(client, id)) }
+      await write(io.stdout, `${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`)
+      if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
+      await write(io.stdout, `${describePublication(await rollbackTo(client, id, plan, { note }))}\n`)
+    })
+  })
+}

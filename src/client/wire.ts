@@ -1,0 +1,101 @@
+/**
+ * The wire format of the API, as plain TypeScript types: what the client sends and receives. The
+ * client owns them so that `reference-records/client` carries no validation library, not even in its
+ * type declarations; a type-level test (test/types/wire.test-d.ts) proves they equal the types the
+ * server infers from its one schema, so they cannot drift.
+ */
+
+/** The nine kinds, in the spec's order. */
+export type Kind = 'fact' | 'expertise' | 'organization' | 'offer' | 'person' | 'article' | 'lesson' | 'page' | 'tool'
+
+/** A source of a record. `official` marks a legal or governmental text. */
+export type Source = { url: string; label: string; type: 'official' | 'operator' | 'brand' | 'source' }
+
+/** Video displayed on a lesson, with its structured-data values; no transcript. */
+export type Video = {
+  youtube_id?: string
+  title?: string
+  description?: string
+  url?: string
+  embed_url?: string
+  thumbnail_url?: string
+  duration?: string
+  duration_seconds?: number
+  upload_date?: string
+  chapters?: { start_seconds: number; title: string; url: string }[]
+}
+
+/** schema.org-flavoured and open: the listed properties are typed, others pass through. */
+export type OrganizationData = {
+  [key: string]: unknown
+  legal_name?: string
+  address?: string | Record<string, unknown>
+  telephone?: string
+  same_as?: string[]
+}
+export type PersonData = { [key: string]: unknown; job_title?: string; affiliation?: string }
+export type OfferData = { [key: string]: unknown; price?: number | string; price_currency?: string; valid_from?: string; valid_through?: string }
+
+/** A reference record (the spec's Fact), with its link, sources and verification fields. */
+export type Fact = {
+  id: string
+  kind: Kind
+  title: string
+  text: string
+  description?: string
+  url: string
+  regions: string[]
+  verified_at?: string
+  effective_from?: string
+  modified_at?: string
+  evidence_kind?: 'product' | 'method' | 'declaration' | 'analysis'
+  verification_scope?: string
+  bibliography?: string[]
+  chapter?: { number: number; title: string }
+  image?: string
+  video?: Video
+  organization_data?: OrganizationData
+  person_data?: PersonData
+  offer_data?: OfferData
+  sources: Source[]
+  related?: { title: string; url: string; text: string }[]
+}
+
+/** How q was read: present whenever q is given (docs/api.md, "Matching"). */
+export type SearchInterpretation = {
+  /** The words the search required, as typed (after correction), in query order. */
+  words: string[]
+  /** Words of the query that were not required: stop words and question words. */
+  ignored: string[]
+  /** Words that matched nothing in the index, replaced by the closest indexed word. */
+  corrected: { from: string; to: string }[]
+  /** Words that also matched other forms or aliases, with those (only words that did). */
+  expanded: { word: string; with: string[] }[]
+  /** Only when total is 0: the query minus one word, with its total; at most 5, most specific first. */
+  relaxed: { without: string; q: string; total: number }[]
+}
+
+/** A page of matching records. */
+export type SearchEnvelope = { results: Fact[]; total: number; limit: number; offset: number; interpretation?: SearchInterpretation }
+
+/** What the API offers: record counts, links, limits and reuse conditions. */
+export type Catalogue = {
+  name: string
+  description: string
+  version: '1.4.0'
+  records: { total: number; by_kind: Record<Kind, number> }
+  updated_at: string
+  /** `download`: every record in one NDJSON response, when the service offers it. */
+  links: { self: string; search: string; record: string; openapi: string; download?: string; mcp?: string; docs: string }
+  limits: { requests_per_minute: number; max_limit: number; max_offset: number; max_q_length: number }
+  reuse: { summary: string; attribution: string; contact: string }
+}
+
+/** The error codes of the contract (CONTRACT.md "Errors"). */
+export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable' | 'internal_error'
+
+/** Body of every error response. */
+export type ErrorBody = { error: { code: ErrorCode; message: string } }
+
+/** Search parameters (spec §4.3); `po_live` is the client's business. */
+export type SearchParameters = { q?: string; kind?: Kind; region?: 'france'; limit?: number; offset?: number }
