@@ -2,7 +2,7 @@
  * Memory of the in-memory quota store with many distinct clients (docs/operations.md quotes it).
  * Run: node --expose-gc --import tsx bench/quota-memory.ts [clients] [requestsPerClient]
  */
-import { MemoryRateLimitStore } from '../src/ratelimit/memory-store.js'
+import { MemoryRateLimitStore } from '../src/core/quota/memory-store.js'
 
 const clients = Number(process.argv[2] ?? 1_000_000)
 const perClient = Number(process.argv[3] ?? 1)
@@ -21,7 +21,7 @@ const store = new MemoryRateLimitStore({ now: () => now, sweepIntervalMs: Number
 for (let r = 0; r < perClient; r++) {
   for (let i = 0; i < clients; i++) {
     // distinct IPv4 keys, as clientKey() makes them
-    store.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 120, 60_000)
+    store.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 120)
   }
   now += 10
 }

@@ -10,11 +10,11 @@
  */
 import { createReadStream, statSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { FileRecordSource } from '../src/records/file-source.js'
-import type { RecordBatch } from '../src/records/source.js'
-import { validateRecords, type RawRecord } from '../src/records/validate.js'
-import type { Kind } from '../src/records/record.js'
-import { RecordIndex, toSearchQuery } from '../src/search/record-index.js'
+import { FileRecordSource } from '../src/core/records/file-source.js'
+import type { RecordBatch } from '../src/core/records/source.js'
+import { validateRecords, type RawRecord } from '../src/core/records/validate.js'
+import type { Kind } from '../src/core/records/record.js'
+import { RecordIndex, toIndexQuery } from '../src/core/search/record-index.js'
 
 type Query = { q?: string; kind?: Kind; region?: 'france'; limit?: number; offset?: number }
 
@@ -88,7 +88,7 @@ function timeQueries(index: RecordIndex, rounds: number) {
   for (let r = 0; r < rounds; r++) {
     QUERY_MIX.forEach((query, i) => {
       const started = process.hrtime.bigint()
-      index.search(toSearchQuery({ ...query, limit: query.limit ?? 10, offset: query.offset ?? 0 }))
+      index.search(toIndexQuery({ ...query, limit: query.limit ?? 10, offset: query.offset ?? 0 }))
       const t = ms(process.hrtime.bigint() - started)
       samples.push(t)
       perQuery[i]!.push(t)
@@ -138,7 +138,8 @@ async function main(): Promise<void> {
   t = process.hrtime.bigint()
   const index = new RecordIndex(batch)
   const indexMs = ms(process.hrtime.bigint() - t)
-  batch = undefined // the index keeps what it needs; let the raw batch go before measuring
+  // eslint-disable-next-line no-useless-assignment -- not useless: drops the last reference, so the raw batch can be collected before memory is measured
+  batch = undefined
   const mem = memory()
   const peakRssMiB = MiB(process.resourceUsage().maxRSS * 1024)
 

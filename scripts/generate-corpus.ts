@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { BUNDLED_RECORDS_FILE } from '../src/config.js'
-import { FileRecordSource } from '../src/records/file-source.js'
+import { FileRecordSource } from '../src/core/records/file-source.js'
 import { CorpusGenerator } from './corpus/generate.js'
 import { writeLines } from './corpus/ndjson-writer.js'
 

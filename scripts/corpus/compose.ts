@@ -3,7 +3,7 @@
  * sample sentences in sample-like paragraphs, and the optional fields each kind carries in the sample.
  * Pure: the record depends only on its number, the seed's streams and the pools.
  */
-import type { Fact, Kind } from '../../src/records/record.js'
+import type { Fact, Kind } from '../../src/core/records/record.js'
 import type { KindPool, Pools } from './pools.js'
 import type { Rng } from './prng.js'
 import { dateBetween, dateTimeBetween, slugify } from './text.js'

@@ -3,7 +3,7 @@
  * video; an offer's offer_data; a person's person_data; an organization's organization_data.
  * Returned in the sample file's field order, to be merged after verification_scope.
  */
-import type { Fact, Kind } from '../../src/records/record.js'
+import type { Fact, Kind } from '../../src/core/records/record.js'
 import type { Pools } from './pools.js'
 import type { Rng } from './prng.js'
 import { dateBetween } from './text.js'

@@ -5,7 +5,7 @@
  * Determinism: for a given sample file, seed and count, the output is byte-identical; record `n`
  * depends only on the sample, the seed and `n`, so a smaller corpus is a prefix of a larger one.
  */
-import type { Fact, Kind } from '../../src/records/record.js'
+import type { Fact, Kind } from '../../src/core/records/record.js'
 import { composeRecord, pickKind, type RecentLink } from './compose.js'
 import { buildPools, type Pools } from './pools.js'
 import { hashSeed, recordRng, type State128 } from './prng.js'

@@ -4,7 +4,7 @@
  * lengths and optional fields of each kind. Built once, in file order, so the same sample always gives
  * the same pools.
  */
-import { KINDS, type Fact, type Kind } from '../../src/records/record.js'
+import { KINDS, type Fact, type Kind } from '../../src/core/records/record.js'
 
 type Source = Fact['sources'][number]
 

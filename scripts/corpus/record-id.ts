@@ -7,7 +7,7 @@
  * ("duplicate id"). A Feistel network is a bijection on 64-bit values whatever its round function,
  * so distinct sequence numbers always give distinct ids, at any corpus size, with no set to remember.
  */
-import { ID_PREFIX_BY_KIND, type Kind } from '../../src/records/record.js'
+import { ID_PREFIX_BY_KIND, type Kind } from '../../src/core/records/record.js'
 import type { State128 } from './prng.js'
 
 /** murmur3's 32-bit finaliser: the Feistel round function (any function would keep the bijection). */
