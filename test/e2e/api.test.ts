@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Fact } from '../../src/records/record.js'
+import type { Fact } from '../../src/core/records/record.js'
 import { SMALL_FIXTURE, startTestServer, type TestServer } from '../support/test-server.js'
 
 const records = JSON.parse(readFileSync(SMALL_FIXTURE, 'utf8')) as Fact[]
@@ -125,11 +125,14 @@ describe('GET /api/v1/ (getCatalogue)', () => {
     const [a, b] = await Promise.all([server.get('/api/v1?po_live=1'), server.get('/api/v1/?po_live=1')])
     expect(a.text).toBe(b.text)
   })
-  it('follows the docs link', async () => {
+  it('follows the docs link: the guide in HTML, or in Markdown when asked for', async () => {
     const res = await server.raw('/docs')
     expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/)
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(res.text).toMatch(/po_live/)
+    const markdown = await server.raw('/docs', { headers: { accept: 'text/markdown' } })
+    expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+    expect(markdown.text).toMatch(/^# Reference-Records API v1/)
   })
 })
 
@@ -154,6 +157,25 @@ describe('GET /api/v1/facts (searchFacts)', () => {
       seen.push(...res.body.results.map((r: Fact) => r.id))
     }
     expect(new Set(seen).size).toBe(13)
+  })
+  it('says how q was read, and on no result which queries would match (checked against the OpenAPI document)', async () => {
+    const found = await server.get(`/api/v1/facts?q=${encodeURIComponent('est-ce que la priorité à droite ?')}&po_live=1`)
+    expect(found.body.interpretation).toEqual({
+      words: ['priorité', 'droite'],
+      ignored: ['est', 'ce', 'que', 'la', 'à'],
+      corrected: [],
+      expanded: [],
+      relaxed: [],
+    })
+    const none = await server.get(`/api/v1/facts?q=${encodeURIComponent('priorité alcoolémie')}&po_live=1`)
+    expect(none.body).toMatchObject({ total: 0, results: [] })
+    // fewest matches first; at equal totals, in the order of the words left out
+    expect(none.body.interpretation.relaxed).toEqual([
+      { without: 'priorité', q: 'alcoolémie', total: 1 },
+      { without: 'alcoolémie', q: 'priorité', total: 1 },
+    ])
+    const listing = await server.get('/api/v1/facts?po_live=1')
+    expect(listing.body).not.toHaveProperty('interpretation')
   })
   it('returns records byte-equal to getFact', async () => {
     const res = await server.get(`/api/v1/facts?q=${encodeURIComponent(fact.title)}&po_live=1`)
@@ -189,8 +211,9 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.securitySchemes).toBeUndefined()
     for (const status of ['200', '307', '400', '405', '429', '503']) {
       for (const path of Object.keys(doc.paths))
-        expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
+        if (status !== '307' || path !== '/facts.ndjson') expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
     }
+    expect(doc.paths['/facts.ndjson'].get.responses['307']).toBeUndefined() // the download is not redirected
     expect(doc.paths['/facts/{id}'].get.responses['404']).toBeDefined()
   })
 })
@@ -216,10 +239,12 @@ describe('ETag and 304', () => {
     expect((await server.get(path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200)
   })
   it('gives different searches different ETags, and equivalent ones the same', async () => {
-    const etag = async (q: string) =>
-      (await server.get(`/api/v1/facts?q=${encodeURIComponent(q)}&po_live=1`)).headers.get('etag')
-    expect(await etag('Alcoolémie')).toBe(await etag("l'alcoolemie"))
-    expect(await etag('alcoolemie')).not.toBe(await etag('conduite'))
+    const etag = async (target: string) => (await server.get(`/api/v1/facts?${target}&po_live=1`)).headers.get('etag')
+    // the same q, percent-encoded two ways
+    expect(await etag('q=Alcool%C3%A9mie')).toBe(await etag('q=Alcool%c3%a9mie'))
+    // the interpretation shows the words as typed, so another spelling is another answer
+    expect(await etag('q=Alcool%C3%A9mie')).not.toBe(await etag('q=alcoolemie'))
+    expect(await etag('q=alcoolemie')).not.toBe(await etag('q=conduite'))
   })
 })
 
@@ -252,9 +277,11 @@ describe('CORS', () => {
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    // one policy for the origin: POST and DELETE are for /mcp; the API answers them 405 (tested below)
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE, OPTIONS')
+    // the API's own policy: read-only methods, its own headers (MCP's are for /mcp only)
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
     expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(', ')).toContain('if-none-match')
+    expect(res.headers.get('access-control-allow-headers')!.toLowerCase()).not.toContain('mcp-')
+    expect(res.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id')
   })
 })
 

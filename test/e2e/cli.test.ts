@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import type { Fact } from '../../src/records/record.js'
-import { startServer, type RunningServer } from '../../src/server.js'
+import type { Fact } from '../../src/core/records/record.js'
+import { startServer, type RunningServer } from '../../src/service/service.js'
 import { apiError, envelope, fakeFact, json, useScriptedServers } from '../support/scripted-server.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -71,9 +71,11 @@ describe('dump', () => {
 
   describe('against a misbehaving server', () => {
     const scripted = useScriptedServers()
+    /** The catalogue of a service that offers no whole-catalogue download: dump pages. */
+    const catalogueWithoutDownload = { records: { total: 5, by_kind: {} }, links: { self: '/api/v1/', search: '/api/v1/facts' } }
 
     it('fails with exit 1 and leaves no file when a page comes back empty before the total', async () => {
-      const bad = await scripted(json(envelope([fakeFact(1), fakeFact(2)], 5, 0)), json(envelope([], 5, 2)))
+      const bad = await scripted(json(catalogueWithoutDownload), json(envelope([fakeFact(1), fakeFact(2)], 5, 0)), json(envelope([], 5, 2)))
       const out = join(dir, 'anomaly.ndjson')
       const run = await cli(['dump', '--base-url', `${bad.url}/api/v1`, '--out', out])
       expect(run.code).toBe(1)
@@ -84,13 +86,14 @@ describe('dump', () => {
       expect(existsSync(out)).toBe(false)
       expect(readdirSync(dir).filter((f) => f.includes('anomaly'))).toEqual([])
       expect(bad.log).toEqual([
+        'GET /api/v1/?po_live=1', // no download offered: paging
         'GET /api/v1/facts?po_live=1&limit=50&offset=0',
         'GET /api/v1/facts?po_live=1&limit=50&offset=2',
       ])
     })
 
     it('removes the partial file when interrupted with Ctrl-C', async () => {
-      const slow = await scripted(json(envelope([fakeFact(1)], 2, 0)), {
+      const slow = await scripted(json(catalogueWithoutDownload), json(envelope([fakeFact(1)], 2, 0)), {
         ...json(envelope([fakeFact(2)], 2, 1)),
         delayMs: 5000,
       })
@@ -105,7 +108,7 @@ describe('dump', () => {
       )
       let stderr = ''
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
-      while (slow.log.length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+      while (slow.log.length < 3) await new Promise((resolve) => setTimeout(resolve, 20))
       child.kill('SIGINT')
       const code = await new Promise((resolve) => child.on('exit', resolve))
       expect(code).toBe(1)
@@ -140,7 +143,7 @@ describe('search', () => {
         '  https://code-et-conduite.example/vitesse-agglomeration',
         '  Official sources:',
         '    - Code de la route, article R413-3 — https://www.legifrance.gouv.fr/codes/section_lc/LEGITEXT000006074228/',
-        "  Verified on 2026-10-02 (scope: Relecture de l'article R413-3.)",
+        "  Verified against the official text on 2026-10-02 (scope: Relecture de l'article R413-3.)",
         '  Source : Vitesse maximale en agglomération — https://code-et-conduite.example/vitesse-agglomeration',
         '',
       ].join('\n'),
@@ -168,7 +171,7 @@ describe('search', () => {
     const run = await cli(['search', 'x', '--limit', '51', '--base-url', 'http://127.0.0.1:9/api/v1'])
     expect(run.code).toBe(2)
     expect(run.stderr).toBe(
-      'reference-records search: --limit must be an integer from 1 to 50\nRun "reference-records search --help" for usage.\n',
+      'reference-records search: --limit "51": must be an integer from 1 to 50\nRun "reference-records search --help" for usage.\n',
     )
   })
 })
@@ -184,7 +187,7 @@ describe('get and catalogue', () => {
     const run = await cli(['get', 'fait-0000000000000000', '--base-url', api])
     expect(run).toMatchObject({ code: 3, stdout: '' })
     expect(run.stderr).toBe(
-      'reference-records get: No record with id "fait-0000000000000000"; search with /api/v1/facts\n',
+      'reference-records get: no record with id "fait-0000000000000000"; find records with: reference-records search <words>\n',
     )
   })
 

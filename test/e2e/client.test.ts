@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InvalidParameterError, NotFoundError, RecordsClient } from '../../src/client/index.js'
 import { loadConfig } from '../../src/config.js'
-import type { Fact } from '../../src/records/record.js'
-import { startServer, type RunningServer } from '../../src/server.js'
+import type { Fact } from '../../src/core/records/record.js'
+import { startServer, type RunningServer } from '../../src/service/service.js'
 
 const FIXTURE = 'test/fixtures/records.small.json'
 const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Fact[]

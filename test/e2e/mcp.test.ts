@@ -73,11 +73,20 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(text).toMatch(/^# Taux d'alcoolémie du permis probatoire/)
       expect(text).toContain('Kind: Official rule')
       expect(text).toContain('Link: https://code-et-conduite.example/alcoolemie-permis-probatoire')
-      expect(text).toMatch(/Official sources:\n {2}- Code de la route, article R234-1 <https:\/\/www\.legifrance\.gouv\.fr\//)
+      expect(text).toMatch(/Official sources:\n {2}- Code de la route, article R234-1 — https:\/\/www\.legifrance\.gouv\.fr\//)
       expect(text).toContain('Verified against the official text on 2026-09-15')
       expect(text).toContain("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
       const lesson = await client.callTool({ name: 'search_facts', arguments: { q: 'priorité droite' } })
       expect(lesson.content[0].text).toContain('Lesson (explanation, not an official rule)')
+    })
+
+    it('says how q was read and, when nothing matches, which queries would', async () => {
+      const none = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie' } })
+      const text: string = none.content[0].text
+      expect(text).toContain('Required words: "priorité", "alcoolémie".')
+      expect(text).toContain('Ignored (stop or question words): "est", "ce", "que", "la".')
+      expect(text).toContain('Queries that would match: q="alcoolémie" (1 record(s), without "priorité"); q="priorité" (1 record(s), without "alcoolémie").')
+      expect(none.structuredContent.interpretation.relaxed).toHaveLength(2)
     })
 
     it('answers bad arguments with a tool error naming the argument, without structured content', async () => {
@@ -191,7 +200,7 @@ describe('MCP over Streamable HTTP', () => {
       headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
     })
     expect(res.status).toBe(204)
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE, OPTIONS')
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS')
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase()
     for (const h of ['content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(h)
     const post = await server.raw('/mcp', {

@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { KINDS } from '../../src/records/record.js'
+import { KINDS } from '../../src/core/records/record.js'
 import { listeningUrl, spawnCli } from '../support/spawn-service.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
 
@@ -71,9 +71,9 @@ describe('reference-records serve', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'bad-')), 'records.json')
     writeFileSync(file, JSON.stringify(records))
     const service = serve({ RECORDS_FILE: file })
-    expect(await service.exited).toBe(1)
+    expect(await service.exited).toBe(3)
     expect(service.stderr()).toMatch(
-      /records: file:.*records\.json: 1 problem\(s\), nothing loaded\n {2}record 7 \(id "page-[0-9a-f]{16}"\): field "verified_at": Invalid ISO date/,
+      /^reference-records serve: records: file:.*records\.json: 1 problem\(s\), nothing loaded\n {2}record 7 \(id "page-[0-9a-f]{16}"\): field "verified_at": Invalid ISO date/,
     )
     expect(service.stdout()).not.toMatch(/Server listening/)
   })
@@ -85,9 +85,11 @@ describe('reference-records serve', () => {
     expect(service.stderr()).toMatch(/LOG_LEVEL \(--log-level\) = "chatty"/)
   })
 
-  it('refuses an unknown flag with exit code 2 and the usage', async () => {
+  it('refuses an unknown flag with exit code 2, in our words, suggesting the near one', async () => {
     const service = spawnCli(['serve', '--prot', '80'])
     expect(await service.exited).toBe(2)
-    expect(service.stderr()).toMatch(/Unknown option '--prot'[\s\S]*--records-file/)
+    expect(service.stderr()).toBe(
+      'reference-records serve: unknown option --prot; did you mean --port?\nRun "reference-records serve --help" for the options.\n',
+    )
   })
 })

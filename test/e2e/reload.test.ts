@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Fact } from '../../src/records/record.js'
+import type { Fact } from '../../src/core/records/record.js'
 import { SMALL_FIXTURE, startTestServer, type TestServer } from '../support/test-server.js'
 
 const records = JSON.parse(readFileSync(SMALL_FIXTURE, 'utf8')) as Fact[]

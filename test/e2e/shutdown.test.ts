@@ -1,7 +1,7 @@
 /** Graceful close in process: a request being handled when close() starts still gets its full answer. */
 import { expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { createService } from '../../src/server.js'
+import { createService } from '../../src/service/service.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
 
 it('lets in-flight requests finish, then stops accepting', async () => {

@@ -1,9 +1,9 @@
 /** The docs stay true to the code: every setting is in the README table, with its flag. */
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { SETTING_NAMES, flagName } from '../src/config.js'
+import { SETTING_NAMES, flagName } from '../../src/config.js'
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 it('lists every setting in the README configuration table, with its flag', () => {
   for (const name of SETTING_NAMES) {

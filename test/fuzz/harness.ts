@@ -1,0 +1,146 @@
+/**
+ * Runs generated cases (cases.ts) against a running service and checks, for every response:
+ * no 5xx; the error body and CORS on every error (the JSON-RPC error body on /mcp); nosniff;
+ * exactly one response per well-formed request and at most one per hostile one, in order; a served
+ * API answer always counted (RateLimit field present). Between batches it checks that the process
+ * is up and reads its resident memory.
+ */
+import { connect } from 'node:net'
+import { readFileSync } from 'node:fs'
+import { createRng, hashSeed, sfc32 } from '../../scripts/corpus/prng.js'
+import { parseResponses, type RawResponse } from '../support/raw-http.js'
+import { nextCase, operations, type FuzzCase } from './cases.js'
+
+export type FuzzOptions = {
+  port: number
+  pid: number
+  seed: string
+  /** Stop after this long, in ms. */
+  durationMs: number
+  /** … or after this many cases, whichever comes first. */
+  maxCases?: number
+  /** Connections open at once. Default 24. */
+  concurrency?: number
+  /** Record ids that exist (to read records, not only miss them). */
+  ids: readonly string[]
+  /** Called about once a second. */
+  onProgress?: (stats: FuzzStats) => void
+}
+
+export type FuzzStats = {
+  cases: number
+  requests: number
+  responses: number
+  byStatus: Record<string, number>
+  byKind: Record<string, number>
+  violations: string[]
+  rssStartKiB: number
+  rssEndKiB: number
+  rssMaxKiB: number
+  seconds: number
+}
+
+export function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN)
+}
+
+/** Sends one case on its own connection and reads until every expected answer came, the server closed, or it went quiet. */
+function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]; leftover: Buffer }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    let settled = false
+    const finish = () => {
+      if (settled) return
+      settled = true
+      clearTimeout(quiet)
+      clearTimeout(cap)
+      socket.destroy()
+      resolve(parseResponses(Buffer.concat(chunks), c.methods))
+    }
+    let quiet: NodeJS.Timeout | undefined
+    const cap = setTimeout(finish, 15_000)
+    const arm = (ms: number) => {
+      clearTimeout(quiet)
+      quiet = setTimeout(finish, ms)
+    }
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      // Stop as soon as every request has its answer; wait a little for a stray extra one.
+      if (parseResponses(Buffer.concat(chunks), c.methods).responses.length >= c.requests) arm(30)
+      else arm(2_000)
+    })
+    socket.on('close', finish)
+    socket.on('error', finish)
+    socket.on('connect', () => {
+      socket.write(c.bytes)
+      arm(c.wellFormed > 0 ? 5_000 : 2_000)
+    })
+  })
+}
+
+const SERVED_API = (json: any) =>
+  json !== undefined && (('results' in json && 'total' in json) || 'openapi' in json || (json.records?.by_kind !== undefined) || ('id' in json && 'kind' in json) || json.jsonrpc === '2.0')
+
+/** The rules every response obeys; returns what is wrong, or nothing. `method` is its request's. */
+export function checkResponse(res: RawResponse, method: string): string | undefined {
+  if (res.status >= 500) return `status ${res.status}`
+  if (res.headers['x-content-type-options'] !== 'nosniff') return `status ${res.status} without nosniff`
+  if (res.headers['access-control-allow-origin'] !== '*') return `status ${res.status} without CORS`
+  if (res.status >= 400) {
+    if (!res.headers['content-type']?.startsWith('application/json')) return `error ${res.status} without a JSON body`
+    if (method === 'HEAD') return undefined // the headers of the GET answer, without its body
+    const json = res.json
+    const apiError = json?.error !== undefined && typeof json.error.code === 'string' && typeof json.error.message === 'string' && Object.keys(json).length === 1
+    const rpcError = json?.jsonrpc === '2.0' && typeof json.error?.message === 'string'
+    if (!apiError && !rpcError) return `error ${res.status} body is not an error body: ${res.text.slice(0, 80)}`
+  }
+  if ((res.status === 200 || res.status === 304) && SERVED_API(res.json) && res.headers['ratelimit'] === undefined) return `served ${res.status} without RateLimit (not counted)`
+  if (res.status === 307 && (res.headers['ratelimit'] === undefined || !res.headers['location']?.startsWith('/'))) return `307 to ${res.headers['location']} or uncounted`
+  return undefined
+}
+
+export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
+  const rng = createRng(sfc32(hashSeed(options.seed)))
+  const doc = await (await fetch(`http://127.0.0.1:${options.port}/api/v1/openapi.json?po_live=1`)).json()
+  const ops = operations(doc)
+  const started = Date.now()
+  const stats: FuzzStats = { cases: 0, requests: 0, responses: 0, byStatus: {}, byKind: {}, violations: [], rssStartKiB: rssKiB(options.pid), rssEndKiB: 0, rssMaxKiB: 0, seconds: 0 }
+  stats.rssMaxKiB = stats.rssStartKiB
+  const deadline = started + options.durationMs
+  let lastProgress = started
+  const more = () => Date.now() < deadline && (options.maxCases === undefined || stats.cases < options.maxCases) && stats.violations.length < 50
+  const worker = async () => {
+    while (more()) {
+      const c = nextCase(rng, ops, options.ids)
+      stats.cases++
+      stats.requests += c.requests
+      stats.byKind[c.kind] = (stats.byKind[c.kind] ?? 0) + 1
+      const { responses: all, leftover } = await exchange(options.port, c)
+      // "100 Continue" is an interim answer to `Expect: 100-continue`, not a response of its own.
+      const responses = all.filter((r) => r.status >= 200)
+      stats.responses += responses.length
+      const where = `${c.kind} ${JSON.stringify(c.bytes.subarray(0, 120).toString('latin1'))}`
+      if (responses.length > c.requests) stats.violations.push(`${responses.length} responses to ${c.requests} request(s): ${where}`)
+      if (responses.length < c.wellFormed) stats.violations.push(`${responses.length} responses to ${c.wellFormed} well-formed request(s): ${where}`)
+      if (leftover.length > 0) stats.violations.push(`unparseable bytes after the responses: ${JSON.stringify(leftover.subarray(0, 80).toString('latin1'))} for ${where}`)
+      for (const [i, res] of responses.entries()) {
+        stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1
+        const problem = checkResponse(res, c.methods[i] ?? 'GET')
+        if (problem !== undefined) stats.violations.push(`${problem}: ${where}`)
+      }
+      if (Date.now() - lastProgress >= 1_000) {
+        lastProgress = Date.now()
+        const rss = rssKiB(options.pid) // throws when the process is gone: that is a failure too
+        stats.rssMaxKiB = Math.max(stats.rssMaxKiB, rss)
+        options.onProgress?.({ ...stats, seconds: (Date.now() - started) / 1000 })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency ?? 24 }, worker))
+  stats.rssEndKiB = rssKiB(options.pid)
+  stats.rssMaxKiB = Math.max(stats.rssMaxKiB, stats.rssEndKiB)
+  stats.seconds = (Date.now() - started) / 1000
+  return stats
+}

@@ -1,0 +1,39 @@
+/**
+ * `npm run fuzz`: the fuzz suite's long run, against the built service (npm run build first).
+ * Options: --seed S (default: the date), --minutes N (default 10). Prints progress every few
+ * seconds and the figures at the end; exits 1 on any violation.
+ */
+import { parseArgs } from 'node:util'
+import { runFuzz } from './harness.js'
+import { SAMPLE_IDS, startFuzzTarget } from './service.js'
+
+const { values } = parseArgs({ options: { seed: { type: 'string', default: new Date().toISOString().slice(0, 10) }, minutes: { type: 'string', default: '10' }, 'per-minute': { type: 'string', default: '9999999' } } })
+const minutes = Number(values.minutes)
+const target = await startFuzzTarget({ RATE_LIMIT_PER_MINUTE: values['per-minute'] })
+let shown = 0
+const stats = await runFuzz({
+  port: target.port,
+  pid: target.pid,
+  seed: values.seed,
+  durationMs: minutes * 60_000,
+  ids: SAMPLE_IDS,
+  onProgress: (s) => {
+    if (s.seconds - shown < 10) return
+    shown = s.seconds
+    process.stderr.write(`${s.seconds.toFixed(0)} s: ${s.requests} requests, ${s.violations.length} violations, RSS ${Math.round(s.rssMaxKiB / 1024)} MiB max\n`)
+  },
+})
+const code = await target.stop()
+const errorLines = target.spawned.stdout().split('\n').filter((l) => /"level":(50|60)/.test(l))
+process.stdout.write(
+  [
+    `seed ${values.seed}: ${stats.cases} cases, ${stats.requests} requests, ${stats.responses} responses in ${stats.seconds.toFixed(0)} s`,
+    `RSS ${Math.round(stats.rssStartKiB / 1024)} MiB at start, ${Math.round(stats.rssEndKiB / 1024)} MiB at the end, ${Math.round(stats.rssMaxKiB / 1024)} MiB max`,
+    `statuses ${JSON.stringify(stats.byStatus)}`,
+    `cases ${JSON.stringify(stats.byKind)}`,
+    `exit code on SIGTERM ${code}; error log lines ${errorLines.length}`,
+    `violations ${stats.violations.length}`,
+    ...stats.violations.slice(0, 20).map((v) => `  ${v}`),
+  ].join('\n') + '\n',
+)
+process.exitCode = stats.violations.length > 0 || code !== 0 || errorLines.length > 0 ? 1 : 0

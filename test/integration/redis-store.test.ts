@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, describe, expect, it } from 'vitest'
+import { REDIS_URL, redisAvailable } from '../support/services.js'
+import { RedisRateLimitStore } from '../../src/core/quota/redis-store.js'
+import { describeRateLimitStore } from '../../src/core/quota/store.contract.js'
+
+const available = await redisAvailable()
+const clients: Redis[] = []
+afterAll(() => clients.forEach((c) => c.disconnect()))
+const connect = () => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: false })
+  clients.push(redis)
+  return redis
+}
+
+describe.runIf(available)('Redis quota store', () => {
+  describeRateLimitStore('redis', async (clock) => new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:`, now: () => clock.now }))
+
+  it('never lets two racing stores both take the last place', async () => {
+    const keyPrefix = `test:${randomUUID()}:`
+    const stores = [0, 1, 2, 3].map(() => new RedisRateLimitStore(connect(), { keyPrefix }))
+    const decisions = await Promise.all(Array.from({ length: 400 }, (_, i) => stores[i % 4]!.take('racer', 120)))
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(120)
+  })
+
+  it('takes concurrent requests of one client in batches, each with its own remaining count', async () => {
+    const store = new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:` })
+    const decisions = await Promise.all(Array.from({ length: 700 }, () => store.take('burst', 500)))
+    const allowed = decisions.filter((d) => d.allowed)
+    expect(allowed).toHaveLength(500)
+    expect(allowed.map((d) => d.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 500 }, (_, i) => i))
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetSeconds === 60)).toBe(true)
+  })
+
+  it('uses Redis time by default and lets keys expire with the window', async () => {
+    const keyPrefix = `test:${randomUUID()}:`
+    const redis = connect()
+    const store = new RedisRateLimitStore(redis, { keyPrefix, windowMs: 2_000 })
+    expect(await store.take('ttl', 120)).toEqual({ allowed: true, remaining: 119, resetSeconds: 2 })
+    const ttl = await redis.pttl(`${keyPrefix}quota:ttl`)
+    expect(ttl).toBeGreaterThan(0)
+    expect(ttl).toBeLessThanOrEqual(2_000)
+  })
+})
