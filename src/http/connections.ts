@@ -127,6 +127,17 @@ export class Connections {
     if (!state.failed && (socket as Socket & { _paused?: boolean })._paused !== true) socket.resume()
   }
 
+  /**
+   * Runs `then` once every response in flight on `socket` is out (at once when none is): what
+   * answers a request Node hands over outside the HTTP parser (CONNECT) must come after the answers
+   * to the requests pipelined before it, never instead of them.
+   */
+  afterResponses(socket: Socket, then: () => void): void {
+    const state = (socket as TrackedSocket)[STATE]
+    if (state === undefined || state.inFlight === 0) return then()
+    state.whenIdle.push(then)
+  }
+
   /** Whether nothing is in flight on `socket` (no request received and unanswered). */
   idle(socket: Socket): boolean {
     const state = (socket as TrackedSocket)[STATE]

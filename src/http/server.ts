@@ -3,7 +3,7 @@
  * as request listener, connection tracking, and answers for what Node would otherwise answer bare
  * (an unmet `Expect`, `CONNECT`) or not at all.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
@@ -11,7 +11,7 @@ import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
 import { frontDoor, type FrontDoorOptions, type RequestListener } from './front-door.js'
-import { errorAnswer, rawAnswer, writeAnswer } from './raw-answers.js'
+import { errorAnswer, rawAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
 
@@ -68,13 +68,34 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
         connections!.admit(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
           const err = new HttpRefusal(417, `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`)
-          writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), options.errorBodyFor(path), { 'x-request-id': options.requestId(req) }))
+          const write = (body?: object) => writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, { 'x-request-id': options.requestId(req) }))
+          const render = options.errorBodyFor(path)
+          if (render === undefined) return write()
+          // No request for the renderer: the client sends no body until its expectation is met.
+          void renderErrorBody(err, render).then(write, () => write())
         })
+      })
+      // Node answers `Expect: 100-continue` itself, at parse time; for a request pipelined behind
+      // another, that interim answer lands inside the response it waits behind (Node buffers it, then
+      // puts the response's head in front of it). So it is sent only by a request at the head of its
+      // connection; one behind others gets none, which the client reads as "send the body anyway".
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+        if ((req.socket as Socket & { _httpMessage?: unknown })._httpMessage === res) res.writeContinue()
+        server!.emit('request', req, res)
       })
       // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.
       server.on('connect', (req: IncomingMessage, socket: Socket) => {
         const refusal: ApiError = new MethodRefusal('CONNECT', String(req.url).slice(0, 100), 'GET, HEAD, OPTIONS')
-        socket.end(rawAnswer(errorAnswer(refusal, options.cors.policyFor(API_PREFIX))))
+        // Node detaches its HTTP machinery from the socket here, including the relay of the socket's
+        // 'drain' to the response being written: a streamed answer still in flight (the NDJSON
+        // download) would stall for good once the socket's buffer fills. Relay it ourselves until
+        // those answers are out.
+        const relayDrain = () => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.emit('drain')
+        socket.on('drain', relayDrain)
+        connections!.afterResponses(socket, () => {
+          socket.off('drain', relayDrain)
+          if (socket.writable) socket.end(rawAnswer(errorAnswer(refusal, options.cors.policyFor(API_PREFIX))))
+        })
       })
       return server
     },

@@ -162,6 +162,13 @@ export function nextCase(rng: Rng, ops: { path: string; params: Json[] }[], ids:
   const target = apiTarget(rng, op, ids)
   if (rng.chance(0.25)) {
     const h = hostile(rng, rng.chance(0.5) ? target : respell(rng, target))
+    // Sometimes behind well-formed requests on the same connection: those must still get exactly
+    // their answers, in order, whatever the hostile bytes after them do to the connection.
+    if (rng.chance(0.3)) {
+      const good = Array.from({ length: rng.between(1, 3) }, () => apiTarget(rng, rng.pick(ops), ids))
+      const bytes = Buffer.concat([Buffer.from(good.map((t) => request('GET', t)).join(''), 'utf8'), h.bytes])
+      return { kind: `after-good:${h.kind}`, bytes, methods: [...good.map(() => 'GET'), h.method], wellFormed: good.length, requests: good.length + 1 }
+    }
     return { kind: h.kind, bytes: h.bytes, methods: [h.method], wellFormed: 0, requests: 1 }
   }
   const count = rng.chance(0.3) ? rng.between(2, 6) : 1

@@ -37,8 +37,26 @@ export type FuzzStats = {
   rssStartKiB: number
   rssEndKiB: number
   rssMaxKiB: number
+  /** Highest RSS seen in the first half of the run: what the second half is compared with. */
+  rssFirstHalfMaxKiB: number
+  /**
+   * How much higher RSS went in the second half than in the first. V8 grows its heap in steps under
+   * load, so RSS alone is no leak detector; a process whose memory is bounded levels off, and a leak
+   * keeps growing with the requests served.
+   */
+  rssSecondHalfGrowthKiB: number
   seconds: number
 }
+
+/**
+ * Bounded memory: RSS levels off. V8 grows its heap in steps of tens of MiB under load, so the bound
+ * on the second half leaves room for one step (seen: +25 to +70 MiB on Node 20 and 24), while a leak
+ * of 10 KiB per request adds about 150 MiB over the second half of the 45 s run, and far more over a
+ * long one.
+ */
+export const MAX_SECOND_HALF_GROWTH_MIB = 128
+/** …and RSS stays far below what a per-connection leak reaches (seen: 230–480 MiB at most; Node 24 keeps a larger heap). */
+export const MAX_RSS_MIB = 768
 
 export function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -106,8 +124,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
   const doc = await (await fetch(`http://127.0.0.1:${options.port}/api/v1/openapi.json?po_live=1`)).json()
   const ops = operations(doc)
   const started = Date.now()
-  const stats: FuzzStats = { cases: 0, requests: 0, responses: 0, byStatus: {}, byKind: {}, violations: [], rssStartKiB: rssKiB(options.pid), rssEndKiB: 0, rssMaxKiB: 0, seconds: 0 }
+  const stats: FuzzStats = { cases: 0, requests: 0, responses: 0, byStatus: {}, byKind: {}, violations: [], rssStartKiB: rssKiB(options.pid), rssEndKiB: 0, rssMaxKiB: 0, rssFirstHalfMaxKiB: 0, rssSecondHalfGrowthKiB: 0, seconds: 0 }
   stats.rssMaxKiB = stats.rssStartKiB
+  const samples: { at: number; kib: number }[] = [{ at: started, kib: stats.rssStartKiB }]
   const deadline = started + options.durationMs
   let lastProgress = started
   const more = () => Date.now() < deadline && (options.maxCases === undefined || stats.cases < options.maxCases) && stats.violations.length < 50
@@ -134,6 +153,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
         lastProgress = Date.now()
         const rss = rssKiB(options.pid) // throws when the process is gone: that is a failure too
         stats.rssMaxKiB = Math.max(stats.rssMaxKiB, rss)
+        samples.push({ at: lastProgress, kib: rss })
         options.onProgress?.({ ...stats, seconds: (Date.now() - started) / 1000 })
       }
     }
@@ -141,6 +161,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
   await Promise.all(Array.from({ length: options.concurrency ?? 24 }, worker))
   stats.rssEndKiB = rssKiB(options.pid)
   stats.rssMaxKiB = Math.max(stats.rssMaxKiB, stats.rssEndKiB)
-  stats.seconds = (Date.now() - started) / 1000
+  const ended = Date.now()
+  samples.push({ at: ended, kib: stats.rssEndKiB })
+  const half = started + (ended - started) / 2
+  stats.rssFirstHalfMaxKiB = Math.max(...samples.filter((s) => s.at <= half).map((s) => s.kib))
+  stats.rssSecondHalfGrowthKiB = Math.max(0, Math.max(...samples.filter((s) => s.at > half).map((s) => s.kib)) - stats.rssFirstHalfMaxKiB)
+  stats.seconds = (ended - started) / 1000
   return stats
 }

@@ -38,6 +38,18 @@ it('a HTTP/1.0 request without Host is served', async () => {
   expect(responses[0]!.status).toBe(200)
 })
 
+// RFC 9112 §2.2: a server SHOULD ignore empty lines before a request line. Anything else in front of
+// it is a malformed request, answered with the contract's body like every other refusal.
+it.each(['\r\n', '\r\n\r\n', '\n', 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\n'])('leading empty lines (%j) are ignored: the request is served', async (before) => {
+  const { responses } = await rawExchange(port, `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`)
+  expect(responses.map((r) => r.status)).toEqual(before.startsWith('GET') ? [200, 200] : [200])
+})
+
+it.each([' \r\n', '\r\n \r\n'])('a blank but not empty line (%j) before the request: 400 with the body', async (before) => {
+  const { responses } = await rawExchange(port, `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`)
+  expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'Malformed HTTP request')
+})
+
 it('an unmet expectation: 417', async () => {
   const { responses } = await rawExchange(port, 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n')
   expectErrorBody(responses[0]!, 417, 'invalid_parameter', 'Expectation "foo" is not supported (only 100-continue is)')
