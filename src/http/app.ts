@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino'
 import type { Catalogues } from '../core/api/catalogue.js'
 import { validatePath } from '../core/api/params.js'
+import { currentSnapshot } from '../core/api/reader.js'
 import { API_PREFIX, FactPathSchema } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
@@ -52,7 +53,12 @@ export type HttpMount = {
   /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
   methods: readonly ('POST' | 'GET' | 'DELETE')[]
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>
-  /** Body of the refusals decided before the handler runs (quota, shutdown, method). */
+  /**
+   * Whether the handler reads the records: it is then refused with 503 `unavailable` (and Retry-After)
+   * before the first snapshot is loaded, as the API is, instead of failing inside its own protocol.
+   */
+  readsRecords: boolean
+  /** Body of the refusals decided before the handler runs (quota, shutdown, method, no records yet). */
   errorBody: ErrorBodyRenderer
   /** Whether its requests count in the quota. */
   counted: boolean
@@ -157,7 +163,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   downloadRoutes(app, ctx)
   healthRoutes(app, deps.records, deps.metrics)
   pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
-  for (const mount of deps.mounts) await mountHandler(app, mount)
+  for (const mount of deps.mounts) await mountHandler(app, mount, deps.records)
   const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
   return {
@@ -171,7 +177,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
 }
 
 /** Serves a plain Node handler at its path; the request guards (CORS, drain, quota) have run before it. */
-async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<void> {
+async function mountHandler(app: FastifyInstance, mount: HttpMount, records: LiveRecords): Promise<void> {
   await app.register(async (scope) => {
     // The handler reads the body itself, so a malformed one gets the handler's own error, not ours.
     scope.removeAllContentTypeParsers()
@@ -181,6 +187,7 @@ async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<voi
       url: mount.path,
       config: { errorBody: mount.errorBody },
       handler: async (req, reply) => {
+        if (mount.readsRecords) currentSnapshot(records) // throws `unavailable`, rendered in the mount's error body
         // Headers set by the guards (CORS, request id, rate-limit fields) go with the handler's response.
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
         reply.hijack()

@@ -49,6 +49,15 @@ describe.runIf(available)('a replica reading PostgreSQL', () => {
     expect((await replica.get('/api/v1/facts.ndjson')).status).toBe(503)
     expect((await replica.get('/api/v1/facts?q=vitesse')).status).toBe(307) // the redirect reads nothing
     expect((await replica.get('/api/v1/openapi.json?po_live=1')).status).toBe(200)
+    // MCP reads the same records: refused the same way, in its own (JSON-RPC) error body.
+    const mcp = await fetch(`${replica.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_facts', arguments: { q: 'vitesse' } } }),
+    })
+    expect(mcp.status).toBe(503)
+    expect(mcp.headers.get('retry-after')).toBe('5')
+    expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'No records are loaded yet; retry shortly', data: { status: 503, code: 'unavailable', retry_after_seconds: 5 } } })
     const ready = await replica.raw('/readyz')
     expect(ready.status).toBe(503)
     expect(ready.headers.get('retry-after')).toBe('5')
