@@ -5,7 +5,7 @@ import { currentSnapshot } from '../core/api/reader.js'
 import { CatalogueSchema, ErrorBodySchema, SearchEnvelopeSchema } from '../core/api/schemas.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import { FactSchema } from '../core/records/record.js'
-import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE } from './openapi-examples.js'
+import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE } from './openapi-examples.js'
 
 const sample = JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: unknown[] }
 
@@ -16,6 +16,7 @@ it('shows a record of the bundled sample, exactly', () => {
 
 it('gives bodies the schemas accept', () => {
   expect(() => SearchEnvelopeSchema.parse(SEARCH_EXAMPLE)).not.toThrow()
+  expect(() => SearchEnvelopeSchema.parse(SEARCH_NO_MATCH_EXAMPLE)).not.toThrow()
   expect(() => CatalogueSchema.parse(CATALOGUE_EXAMPLE)).not.toThrow()
   for (const [status, examples] of Object.entries(ERROR_EXAMPLES)) {
     for (const [name, example] of Object.entries(examples)) expect(() => ErrorBodySchema.parse(example.value), `${status} ${name}`).not.toThrow()

@@ -45,7 +45,37 @@ export const RECORD_EXAMPLE: Fact = {
 
 /** The search whose answer (on the bundled sample) is SEARCH_EXAMPLE. */
 export const SEARCH_EXAMPLE_QUERY = { q: 'vitesse agglomération', kind: 'fact', limit: '1' } as const
-export const SEARCH_EXAMPLE = { results: [RECORD_EXAMPLE], total: 7, limit: 1, offset: 0 }
+export const SEARCH_EXAMPLE = {
+  results: [RECORD_EXAMPLE],
+  total: 7,
+  limit: 1,
+  offset: 0,
+  interpretation: { words: ['vitesse', 'agglomération'], ignored: [], corrected: [], expanded: [], relaxed: [] },
+}
+
+/**
+ * A question that matches nothing, whose answer (on the bundled sample) is SEARCH_NO_MATCH_EXAMPLE:
+ * it shows what a client gets instead of a silent zero — the question words ignored, the misspelling
+ * corrected, and the relaxed queries that would match, with their totals.
+ */
+export const SEARCH_NO_MATCH_EXAMPLE_QUERY = { q: "peut-on rouler en trotinette sur l'autoroute ?" } as const
+export const SEARCH_NO_MATCH_EXAMPLE = {
+  results: [],
+  total: 0,
+  limit: 10,
+  offset: 0,
+  interpretation: {
+    words: ['rouler', 'trottinette', 'autoroute'],
+    ignored: ['peut', 'on', 'en', 'sur'],
+    corrected: [{ from: 'trotinette', to: 'trottinette' }],
+    expanded: [],
+    relaxed: [
+      { without: 'rouler', q: 'trottinette autoroute', total: 1 },
+      { without: 'autoroute', q: 'rouler trottinette', total: 2 },
+      { without: 'trottinette', q: 'rouler autoroute', total: 5 },
+    ],
+  },
+}
 
 /** Request examples, by parameter name: what "Try it out" offers. */
 export const PARAMETER_EXAMPLES: Readonly<Record<string, Examples>> = {

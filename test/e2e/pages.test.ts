@@ -6,7 +6,7 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecordIndex } from '../../src/core/search/record-index.js'
-import { ERROR_EXAMPLES, SEARCH_EXAMPLE, SEARCH_EXAMPLE_QUERY } from '../../src/http/openapi-examples.js'
+import { ERROR_EXAMPLES, SEARCH_EXAMPLE, SEARCH_EXAMPLE_QUERY, SEARCH_NO_MATCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE_QUERY } from '../../src/http/openapi-examples.js'
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../src/http/pages/index.js'
 import { REFERENCE_CONTENT_SECURITY_POLICY } from '../../src/http/pages/reference.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
@@ -48,6 +48,32 @@ describe('the pages', () => {
     expect(res.text).toContain('publiées par <a href="/fiches/brand-')
     for (const link of ['/recherche"', '/docs"', '/reference"', '/api/v1/openapi.json?po_live=1"', '/docs#mcp-tool-protocol-server"', 'mailto:contact@code-et-conduite.example"']) {
       expect(res.text).toContain(`href="${link}`)
+    }
+  })
+
+  it('search: says which misspelled word was corrected, and to what', async () => {
+    const res = await html('/recherche?q=trotoir')
+    expect(res.status).toBe(200)
+    const text = res.text.replace(/<[^>]+>/g, '')
+    expect(text).toContain('Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.')
+    expect(res.text).toContain('<strong>« trottoir »</strong>')
+    expect(text).toMatch(/\d+ fiches pour « trotoir »/)
+  })
+
+  it('search with no match: says why, and offers the relaxed queries as links to their searches', async () => {
+    const res = await html(`/recherche?${new URLSearchParams(SEARCH_NO_MATCH_EXAMPLE_QUERY)}`)
+    expect(res.status).toBe(200)
+    const text = res.text.replace(/<[^>]+>/g, '')
+    expect(text).toContain('Mots ignorés, trop courants : « peut », « on », « en », « sur ».')
+    expect(text).toContain('Aucune fiche ne contient « trotinette » : la recherche a utilisé « trottinette » à la place.')
+    expect(text).toContain('Aucune fiche ne contient à la fois « rouler », « trottinette », « autoroute ».')
+    expect(text).toContain('Essayez plutôt :')
+    const { relaxed } = SEARCH_NO_MATCH_EXAMPLE.interpretation
+    expect(relaxed.length).toBeGreaterThan(0)
+    for (const r of relaxed) {
+      expect(res.text).toContain(`<a href="/recherche?${new URLSearchParams({ q: r.q })}">${r.q}</a> — sans « ${r.without} »`)
+      // Each link leads to a search that finds what the suggestion promised.
+      expect((await html(`/recherche?${new URLSearchParams({ q: r.q })}`)).text.replace(/<[^>]+>/g, '')).toContain(`${r.total} fiche`)
     }
   })
 
@@ -138,11 +164,18 @@ describe('assets', () => {
 })
 
 describe('OpenAPI examples are the service’s own answers', () => {
-  it('search', async () => {
-    const query = new URLSearchParams({ ...SEARCH_EXAMPLE_QUERY, po_live: '1' })
-    const res = await server.get(`/api/v1/facts?${query}`)
-    const { results, total, limit, offset } = res.body
-    expect({ results, total, limit, offset }).toEqual(SEARCH_EXAMPLE)
+  it.each([
+    ['search', SEARCH_EXAMPLE_QUERY, SEARCH_EXAMPLE],
+    ['search with no match', SEARCH_NO_MATCH_EXAMPLE_QUERY, SEARCH_NO_MATCH_EXAMPLE],
+  ])('%s, interpretation included', async (_, params, example) => {
+    const res = await server.get(`/api/v1/facts?${new URLSearchParams({ ...params, po_live: '1' })}`)
+    expect(res.body).toEqual(example)
+  })
+  it('names both search examples on the search operation', async () => {
+    const doc = (await server.get('/api/v1/openapi.json?po_live=1')).body
+    const examples = doc.paths['/facts'].get.responses['200'].content['application/json'].examples
+    expect(examples.search.value).toEqual(SEARCH_EXAMPLE)
+    expect(examples.noMatch.value).toEqual(SEARCH_NO_MATCH_EXAMPLE)
   })
   it.each([
     ['400', 'outOfRange', '/api/v1/facts?limit=0&po_live=1'],

@@ -21,12 +21,12 @@ const result = measure((q) => {
 /** What the search reached (docs/search.md, "The table"): [right record first, on the first page, zero results at most]. */
 const FLOORS: Record<CategoryFigures['category'], [first: number, firstPage: number, zero: number]> = {
   keyword: [54, 55, 0],
-  question: [31, 33, 6],
+  question: [35, 37, 2],
   'word-form': [28, 30, 0],
   'everyday-word': [26, 28, 1],
   misspelling: [24, 25, 0],
   title: [12, 12, 0],
-  all: [175, 183, 7],
+  all: [179, 187, 3],
 }
 
 /** Queries whose first result is not an accepted record, and why (docs/search.md, "Known misses"). */
@@ -35,18 +35,13 @@ const KNOWN_MISSES: Record<string, string> = {
     'the article "Permis à 17 ans : … jeunes conducteurs" has two of the words in its title, the 0.2 g/l rule one; the rule is third',
   'à partir de quel âge peut-on passer le permis ?':
     'the motorcycle-licence article has "passer" and "permis" in its title; the 17-year article is second, the rule on ages has neither word in its title',
-  'combien coûte une amende pour stationnement sur le trottoir ?':
-    'no record says "coûte" next to the pavement fine; the answer relaxes to "amende stationnement trottoir", which finds it',
-  "à quel âge un enfant peut-il s'asseoir à l'avant ?": 'the child-seat rule says "place avant", never "asseoir"; the relaxed queries find it',
   "combien d'heures de conduite faut-il pour avoir le permis ?":
     'the 125 cm³ rule holds "conduire", "heures" and "permis" in its title too; the method record that answers is second',
   'faut-il un permis pour conduire une trottinette électrique ?': 'the scooter rule does not say "permis": the need has no record that holds every word',
-  'que faire quand une ambulance arrive derrière moi ?': 'the emergency-vehicle records do not say "arrive" or "derrière"; the relaxed queries find them',
-  'combien de temps peut-on laisser sa voiture garée au même endroit ?':
-    'the seven-day rule says "véhicule immobile", not "laisser" nor "garée"; only relaxed queries get near it',
-  'comment payer son permis moins cher ?': 'the financing article says "payer moins", not "cher"; the relaxed query "payer permis moins" finds it',
-  'quels papiers présenter lors d\'un contrôle de police ?':
-    'the roadside-check rule names the documents ("permis", "certificat d\'immatriculation"), not "papiers"; relaxed finds it',
+  'que faire quand une ambulance arrive derrière moi ?':
+    'the emergency-vehicle records say "approche", not "arrive" nor "derrière", both meaningful words elsewhere ("arrivent par la droite"); the relaxed queries find them',
+  'comment payer son permis moins cher ?':
+    'the financing article says "payer moins", not "cher", and no alias of "cher" is in it; the relaxed query "payer permis moins" finds it',
   'immatriculer une voiture achetée':
     'the used-car article holds "voiture" and "acheter" in its title; the registration article is second',
   'éblouir feux de route': 'the night-driving lesson ("feux et éblouissement") ranks above the high-beam rule, second; both answer',

@@ -43,8 +43,11 @@ describe('interpretationLines', () => {
 })
 
 describe('noMatchLines', () => {
-  it('explains whole-word matching even without an interpretation', () => {
-    expect(noMatchLines(undefined, {}).join('\n')).toContain('Words are matched whole, not as the start of a longer word ("agglo" does not\nfind "agglomération")')
+  it('explains how words are matched (itself, a form, an alias; never a prefix) even without an interpretation', () => {
+    const text = noMatchLines(undefined, {}).join('\n')
+    expect(text).toContain('A word counts when a record holds it, one of its forms (stationner,\nstationnement) or an alias (moto, motocyclette)')
+    expect(text).toContain('it is not matched as the\nstart of a longer word ("agglo" does not find "agglomération")')
+    expect(text).not.toContain('matched whole')
   })
   it('lists the relaxed queries as commands to run, with their totals and the filters given', () => {
     const i = {
@@ -55,7 +58,7 @@ describe('noMatchLines', () => {
         { without: 'trottoir', q: 'stationner agglo', total: 1 },
       ],
     }
-    expect(noMatchLines(i, { kind: 'fact' }).slice(2)).toEqual([
+    expect(noMatchLines(i, { kind: 'fact' }).slice(3)).toEqual([
       '',
       'Without one word, these would match:',
       '  reference-records search stationner trottoir --kind fact   # 12 records, without "agglo"',
@@ -85,7 +88,7 @@ describe('formatSearchPage', () => {
     ])
   })
   it('gives the no-match help only to a search with words', () => {
-    expect(formatSearchPage(page(0), { q: 'agglo' })).toContain('Words are matched whole')
+    expect(formatSearchPage(page(0), { q: 'agglo' })).toContain('one of its forms')
     expect(formatSearchPage(page(0), { kind: 'tool' })).toBe('0 records match\n')
   })
 })

@@ -70,11 +70,15 @@ export function interpretationLines(i: Interpretation): string[] {
   return lines
 }
 
-/** What to say when nothing matched: how words are matched, and the searches that would find something. */
+/**
+ * What to say when nothing matched: how words are matched (docs/api.md: a word counts as itself, a
+ * form or an alias, never as the start of a longer word), and the searches that would find something.
+ */
 export function noMatchLines(i: Interpretation | undefined, filters: SearchFilters): string[] {
   const lines = [
-    'No record has every word. Words are matched whole, not as the start of a longer word ("agglo" does not',
-    'find "agglomération"), and accents and case are ignored: try whole words, or fewer of them.',
+    'No record has every word. A word counts when a record holds it, one of its forms (stationner,',
+    'stationnement) or an alias (moto, motocyclette), accents and case aside; it is not matched as the',
+    'start of a longer word ("agglo" does not find "agglomération"): try whole words, or fewer of them.',
   ]
   if (i === undefined || i.relaxed.length === 0) return lines
   const commands = i.relaxed.map((r) => searchCommand(r.q, filters))

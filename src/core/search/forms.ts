@@ -9,7 +9,8 @@
  * station / stationnement, vol / volant / voler and rat / rater — the false matches a search must not
  * make. This one strips only the verb, participle, adjective and deverbal-noun endings below, and
  * only when at least five letters remain, so "volant", "garer", "passage" and "station" keep their
- * own key. docs/search.md lists every group it makes on the sample and why the harmful ones are out.
+ * own key. docs/search-forms.md lists every group it makes on the sample (a test keeps that list
+ * exact), and docs/search.md says why the harmful ones are out.
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
@@ -78,20 +79,4 @@ export const FORMS_FILE = new URL('../../../data/search/forms.json', import.meta
 /** Reads and checks the forms file; a malformed file stops the service at start, never mid-request. */
 export function loadWordForms(file: URL = FORMS_FILE): WordForms {
   return new WordForms(FormRulesSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))
-}
-
-/** The groups of two or more `words` that are forms of each other, by form key, each sorted (for review and docs). */
-export function formGroups(words: Iterable<string>, forms: WordForms): Map<string, string[]> {
-  const byKey = new Map<string, Set<string>>()
-  for (const word of words) {
-    const key = forms.key(word)
-    const group = byKey.get(key) ?? new Set<string>()
-    byKey.set(key, group.add(word))
-  }
-  const groups = new Map<string, string[]>()
-  for (const key of [...byKey.keys()].sort()) {
-    const group = byKey.get(key)!
-    if (group.size > 1) groups.set(key, [...group].sort())
-  }
-  return groups
 }

@@ -31,6 +31,13 @@ describe('question and function words', () => {
     expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(['changer', 'adresse', 'carte', 'grise'])
     expect(search('temps de réaction').interpretation?.words).toEqual(['temps', 'réaction'])
   })
+  it('ignore "combien coûte" as a whole: the answer states an amount, not the verb', () => {
+    const page = search('combien coûte une amende pour stationnement sur le trottoir ?')
+    expect(page.interpretation).toMatchObject({ words: ['amende', 'stationnement', 'trottoir'], ignored: expect.arrayContaining(['combien', 'coûte']) })
+    expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
+    expect(search('ça coûte combien, une amende ?').interpretation?.words).toEqual(['amende'])
+    expect(search("pourquoi l'assurance coûte plus cher ?").interpretation?.words).toContain('coûte')
+  })
   it('all count when the query has nothing else (the contract), as whole words: "peux" is not "peu"', () => {
     const page = search('peux')
     expect(page.interpretation).toMatchObject({ words: ['peux'], ignored: [], expanded: [] })
@@ -51,11 +58,22 @@ describe('word forms and aliases', () => {
     expect(page.interpretation?.expanded).toContainEqual({ word: 'moto', with: ['motocyclette'] })
     expect(page.results.map((e) => e.record.id)).toContain('fait-ca0ec87731dd083c') // says "motocyclette", never "moto"
   })
+  it('join verb forms the stemmer cannot see (data/search/forms.json): "garée" finds "garer", "asseoir" finds "assoit"', () => {
+    expect(forms.key('garee')).toBe(forms.key('garer'))
+    expect(forms.key('garee')).not.toBe(forms.key('gare'))
+    expect(search('voiture garée même endroit').results.map((e) => e.record.id)).toContain('fait-8a8537392929e5ed') // says "garer sa voiture"
+    expect(search('asseoir place avant').results.map((e) => e.record.id)).toContain('fait-dd90f65734c1601c') // says "il s'assoit"
+  })
+  it('find the records\' words for everyday ones: "papiers" finds "documents", "s\'asseoir" finds "place" and "siège"', () => {
+    expect(search('papiers contrôle police').results[0]?.record.id).toBe('fait-4af862134e9aa509') // says "ces documents"
+    expect(search("enfant s'asseoir à l'avant").interpretation?.expanded).toContainEqual({ word: 'asseoir', with: expect.arrayContaining(['place', 'siège']) })
+    expect(search("enfant s'asseoir à l'avant").results.map((e) => e.record.id)).toContain('fait-e739a981012692c3') // "la place avant"
+  })
   it('read a phrase with aliases as one word ("rond-point" finds "giratoire")', () => {
     expect(search('rond-point').interpretation).toMatchObject({ words: ['rond point'], expanded: [{ word: 'rond point', with: ['giratoire'] }] })
   })
   it('keep AND: every result holds each required word, one of its forms or one of its aliases', () => {
-    for (const q of ['casque moto', 'stationner trottoir', 'vitesse max autoroute', 'doubler un vélo', 'alcootest refus', 'carrefour priorité droite']) {
+    for (const q of ['casque moto', 'stationner trottoir', 'vitesse max autoroute', 'doubler un vélo', 'alcootest refus', 'carrefour priorité droite', 'papiers contrôle', 'voiture garée trottoir', 'enfant assis avant']) {
       const page = search(q)
       expect(page.total, q).toBeGreaterThan(0)
       const { words, expanded } = page.interpretation!

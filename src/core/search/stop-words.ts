@@ -12,7 +12,7 @@
  * If every word of a query is in either list, they all count (CONTRACT.md), so "comment" alone
  * still searches for "comment".
  */
-import { foldPlural } from './tokenize.js'
+import { fold, foldPlural } from './tokenize.js'
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'au', 'aux', 'avec', 'ce', 'ces', 'cet', 'cette', 'd', 'dans', 'de', 'des', 'du', 'elle', 'elles', 'en',
@@ -41,12 +41,18 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set([
 
 /**
  * Question phrases whose words are each meaningful elsewhere: "temps" is a subject in "temps de
- * réaction" but not in "combien de temps dure…". Matched on the query's folded words in a row.
+ * réaction" but not in "combien de temps dure…", and "coûte" asks for an amount in "combien coûte
+ * une amende…", which the answer states as a figure ("135 €"), not as the verb (while "l'assurance
+ * coûte plus cher" keeps it). Matched on the query's folded words in a row.
  */
 const QUESTION_PHRASES: readonly (readonly string[])[] = [
   ['combien', 'de', 'temps'],
+  ['combien', 'coûte'],
+  ['combien', 'coûtent'],
+  ['coûte', 'combien'],
+  ['coûtent', 'combien'],
   ['a', 'partir', 'de'],
-].map((phrase) => phrase.map(foldPlural))
+].map((phrase) => phrase.map((word) => foldPlural(fold(word))))
 
 /** For each folded word of a query, whether a question phrase covers it. */
 export function inQuestionPhrase(words: readonly string[]): boolean[] {

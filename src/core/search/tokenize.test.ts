@@ -33,8 +33,9 @@ describe('tokenize', () => {
 
 describe('foldPlural', () => {
   it('leaves verb forms and words that only look like plurals alone, so they meet no other word', () => {
-    expect(['peux', 'veux', 'deux', 'ceux', 'mieux'].map(foldPlural)).toEqual(['peux', 'veux', 'deux', 'ceux', 'mieux'])
+    expect(['peux', 'veux', 'deux', 'ceux', 'mieux', 'sommes'].map(foldPlural)).toEqual(['peux', 'veux', 'deux', 'ceux', 'mieux', 'sommes'])
     expect(foldPlural('peux')).not.toBe(foldPlural('peu'))
+    expect(foldPlural('sommes')).not.toBe(foldPlural('somme'))
   })
 })
 
