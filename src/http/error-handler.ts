@@ -3,12 +3,17 @@
  * and the body of the route it hit — the contract's `{"error":{"code","message"}}` on the API, a
  * mount's own body (MCP's JSON-RPC error) on a mount. Internals are logged, never sent.
  */
+import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, toErrorBody } from '../core/errors.js'
 import { HttpRefusal, codeOfStatus, statusOf } from './status.js'
 
-/** Renders a refusal in a mount's own format (set as route config `errorBody`). */
-export type ErrorBodyRenderer = (err: ApiError, status: number) => object
+/**
+ * Renders a refusal in a mount's own format (set as route config `errorBody`). `req` is the refused
+ * request when its body has not been read by anyone: the renderer may read it (bounded) to echo what
+ * identifies the request in its protocol, as MCP's JSON-RPC id. Without `req` it renders at once.
+ */
+export type ErrorBodyRenderer = (err: ApiError, status: number, req?: IncomingMessage) => object | Promise<object>
 /** Renders a refusal as an HTML page, for the pages people open (set as route config `errorPage`); `target` is the request target. */
 export type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
 
@@ -31,7 +36,7 @@ export function toApiError(err: unknown): ApiError | undefined {
   return new HttpRefusal(status, (err as Error).message)
 }
 
-export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply | Promise<FastifyReply> {
   const status = statusOf(err)
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds))
   if (err.code === 'method_not_allowed' && err instanceof MethodRefusal) reply.header('allow', err.allow)
@@ -42,8 +47,11 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
     return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(err, status, reply.request.url))
   }
   const render = reply.request.routeOptions.config?.errorBody
-  const body = render === undefined ? toErrorBody(err) : render(err, status)
-  return reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
+  const send = (body: object) => reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
+  if (render === undefined) return send(toErrorBody(err))
+  // The framework has not read the body of a request it refuses, so the mount may.
+  const body = render(err, status, reply.request.raw)
+  return body instanceof Promise ? body.then(send) : send(body)
 }
 
 /** A 405, with the methods the path does take (the `Allow` header). */

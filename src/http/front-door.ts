@@ -11,7 +11,7 @@ import { ApiError } from '../core/errors.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
-import { errorAnswer, writeAnswer } from './raw-answers.js'
+import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
 
@@ -31,8 +31,12 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 export function frontDoor(options: FrontDoorOptions, next: RequestListener): RequestListener {
   const refuse = (req: IncomingMessage, res: ServerResponse, path: string, err: ApiError, extra: Record<string, string> = {}) => {
-    const answer = errorAnswer(err, options.cors.policyFor(path), options.errorBodyFor(path), { 'x-request-id': options.requestId(req), ...extra })
-    writeAnswer(res, answer, req.method === 'HEAD')
+    const headers = { 'x-request-id': options.requestId(req), ...extra }
+    const write = (body?: object) => writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, headers), req.method === 'HEAD')
+    const render = options.errorBodyFor(path)
+    if (render === undefined) return write()
+    // Nothing has read the body yet: a mount's renderer may (MCP echoes the JSON-RPC id).
+    void renderErrorBody(err, render, req).then(write, () => write())
   }
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const target = normaliseTarget(req.url ?? '')

@@ -17,13 +17,18 @@ export function liveReadLocation(url: string, publicBaseUrl: string | undefined)
   return publicBaseUrl === undefined ? target : publicBaseUrl + target
 }
 
-/** Sends the 307 and returns true when the request is not yet a live read. */
+/**
+ * Sends the 307 and returns true when the request is not yet a live read. Its body names the live
+ * address too, so a client that does not follow redirects (`curl URL | jq`) still sees where to go.
+ */
 export function redirectToLiveRead(req: FastifyRequest, reply: FastifyReply, publicBaseUrl: string | undefined): boolean {
   if (mentionsPoLive(rawQuery(req.url))) return false
+  const location = liveReadLocation(req.url, publicBaseUrl)
   void reply
     .code(307)
-    .header('location', liveReadLocation(req.url, publicBaseUrl))
+    .header('location', location)
     .header('cache-control', REDIRECT_CACHE_CONTROL)
-    .send()
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ location }))
   return true
 }

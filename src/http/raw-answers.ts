@@ -4,7 +4,7 @@
  * error body of the path, its CORS and security headers, `Cache-Control: no-store` — so a browser
  * can read them and no client sees a bare status.
  */
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import { toErrorBody, type ApiError } from '../core/errors.js'
 import type { PreparedCors } from './cors.js'
@@ -14,10 +14,10 @@ import { statusOf } from './status.js'
 
 export type ErrorAnswer = { status: number; headers: Record<string, string>; body: Buffer }
 
-/** The answer to `err` on a path with these CORS headers and this error body format. */
-export function errorAnswer(err: ApiError, cors: PreparedCors, render?: ErrorBodyRenderer, extra: Record<string, string> = {}): ErrorAnswer {
+/** The answer to `err` on a path with these CORS headers; `rendered` is a mount's own error body, the contract's when absent. */
+export function errorAnswer(err: ApiError, cors: PreparedCors, rendered?: object, extra: Record<string, string> = {}): ErrorAnswer {
   const status = statusOf(err)
-  const body = Buffer.from(JSON.stringify(render === undefined ? toErrorBody(err) : render(err, status)))
+  const body = Buffer.from(JSON.stringify(rendered ?? toErrorBody(err)))
   const headers: Record<string, string> = {
     ...cors.response,
     ...extra,
@@ -28,6 +28,11 @@ export function errorAnswer(err: ApiError, cors: PreparedCors, render?: ErrorBod
   if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.retryAfterSeconds)
   if (err instanceof MethodRefusal) headers.allow = err.allow
   return { status, headers, body }
+}
+
+/** A mount's error body for `err` (undefined without a renderer: the contract's); see ErrorBodyRenderer for `req`. */
+export async function renderErrorBody(err: ApiError, render: ErrorBodyRenderer | undefined, req?: IncomingMessage): Promise<object | undefined> {
+  return render === undefined ? undefined : render(err, statusOf(err), req)
 }
 
 /** Writes an answer on a response object (the request was parsed; Node frames the response). */

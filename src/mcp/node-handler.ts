@@ -39,9 +39,10 @@ export type McpNodeHandler = {
   /**
    * The JSON-RPC error body for a request refused before the SDK saw it (quota, shutdown, method):
    * MCP clients show the body's text to the model ("Error POSTing to endpoint: …"), so the message
-   * carries the wait, while HTTP infrastructure still sees the status and Retry-After.
+   * carries the wait, while HTTP infrastructure still sees the status and Retry-After. Given the
+   * refused request, its body (unread so far) is read, bounded, for the id the error must echo.
    */
-  errorBody(err: ApiError, status: number, requestId?: string | number | null): object
+  errorBody(err: ApiError, status: number, req?: IncomingMessage): Promise<object>
   /** Ends requests in flight. */
   close(): Promise<void>
 }
@@ -53,14 +54,24 @@ export function createMcpNodeHandler(reader: RecordReader, options: { version: s
     createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES, onerror }),
   )
 
+  // One server per request, closed whatever happens: a failing connect or request must not leak it,
+  // and a failing close must neither replace the answer nor become an unhandled rejection.
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     const server = factory()
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     try {
       await server.connect(transport)
       return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody })
+    } catch (err) {
+      // The request was read: a failure now is ours, not the client's.
+      onerror(err as Error)
+      return jsonRpcError(500, 'Internal error: the request could not be served', idOf(parsedBody))
     } finally {
-      await server.close().catch(onerror)
+      try {
+        await server.close()
+      } catch (err) {
+        onerror(err as Error)
+      }
     }
   }
 
@@ -88,12 +99,67 @@ export function createMcpNodeHandler(reader: RecordReader, options: { version: s
       }
       await writeResponse(response, res)
     },
-    errorBody(err, status, requestId = null) {
+    async errorBody(err, status, req) {
       const data = { status, code: err.code, ...(err.retryAfterSeconds === undefined ? {} : { retry_after_seconds: err.retryAfterSeconds }) }
-      return { jsonrpc: '2.0', id: requestId, error: { code: JSON_RPC_SERVER_ERROR, message: err.message, data } }
+      const error = (id: JsonRpcId) => ({ jsonrpc: '2.0', id, error: { code: JSON_RPC_SERVER_ERROR, message: err.message, data } })
+      const ids = req === undefined ? null : await refusedRequestIds(req)
+      // A batch is answered per request (JSON-RPC 2.0, "Batch"); a notification, an unreadable body or
+      // a batch of notifications alone get one error with id null.
+      return Array.isArray(ids) ? ids.map(error) : error(ids)
     },
     close: () => modern.close(),
   }
+}
+
+type JsonRpcId = string | number | null
+/** How long a refusal waits for the refused request's body: an MCP request's body comes with its head. */
+const REFUSED_BODY_WAIT_MS = 1_000
+
+/**
+ * The id(s) of a refused request: its id (null for a notification or a body that is not a JSON-RPC
+ * request), or for a batch the ids of its requests (null when it holds only notifications). The body
+ * is read up to MAX_BODY_BYTES and for at most REFUSED_BODY_WAIT_MS; past either, id null.
+ */
+async function refusedRequestIds(req: IncomingMessage): Promise<JsonRpcId | JsonRpcId[]> {
+  const body = hasBody(req) ? await readBodyWithin(req, MAX_BODY_BYTES, REFUSED_BODY_WAIT_MS) : undefined
+  const message = body === undefined ? undefined : parseJson(body)
+  if (!Array.isArray(message)) return idOf(message)
+  const ids = message.filter((m) => idOf(m) !== null).map(idOf)
+  return ids.length > 0 ? ids : null
+}
+
+function idOf(message: unknown): JsonRpcId {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
+}
+
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+
+/**
+ * The body, or undefined when it exceeds `max` bytes, fails, or is not complete within `ms`. Whatever
+ * is left unread is then discarded, so the connection can carry the client's next request.
+ */
+function readBodyWithin(req: IncomingMessage, max: number, ms: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > max || req.readableEnded) return Promise.resolve(undefined)
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const finish = (body: Buffer | undefined) => {
+      clearTimeout(timer)
+      req.off('data', onData).off('end', onEnd).off('error', onError)
+      if (body === undefined) req.resume()
+      resolve(body)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > max) return finish(undefined)
+      chunks.push(chunk)
+    }
+    const onEnd = () => finish(Buffer.concat(chunks, size))
+    const onError = () => finish(undefined)
+    const timer = setTimeout(() => finish(undefined), ms)
+    req.on('data', onData).on('end', onEnd).on('error', onError)
+  })
 }
 
 /** The body, or undefined when it exceeds `max` bytes (the rest is not read). */

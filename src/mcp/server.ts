@@ -3,7 +3,7 @@
  * instance is built per HTTP request (stateless serving) or per stdio connection; building one is
  * cheap because the schemas below are built once.
  */
-import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server'
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type Resource } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { RecordReader } from '../core/api/reader.js'
 import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../core/api/schemas.js'
@@ -15,8 +15,12 @@ export const MCP_SERVER_NAME = 'reference-records'
 /** Resource URIs: one record per id, and the catalogue. */
 export const RECORD_URI_TEMPLATE = 'reference-records://facts/{id}'
 export const CATALOGUE_URI = 'reference-records://catalogue'
-/** Records listed by resources/list; beyond that, clients search (the tools) or read by id. */
-export const MAX_LISTED_RESOURCES = 1_000
+/**
+ * Records per page of resources/list (the first page also lists the catalogue); `nextCursor` leads to
+ * the next page, so every record can be listed whatever the size of the catalogue. 50 is the API's
+ * largest page: over a remote API (`mcp --base-url`) one page is one API request.
+ */
+export const RESOURCE_PAGE_SIZE = 50
 
 const { q, kind, region, limit, offset } = SearchParamsSchema.shape
 // The same parameter schemas as the HTTP API, so validation and semantics cannot differ; unknown
@@ -37,18 +41,24 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version },
     {
+      // The SDK announces listChanged: true unless told otherwise; this server never sends the
+      // notifications (a stateless server has no stream to send them on, and the tools never change).
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions:
         'Public records of a French driving-licence training website. Official rules (kind "fact") carry their legal ' +
         'sources and verification date; keep them distinct from lessons, method and offers, and link to the record url when quoting.',
     },
   )
 
+  // The name says "facts" for history: it searches every kind of record, as its description says
+  // first. Renaming it would break every client configured with (or trained on) the name.
   server.registerTool(
     'search_facts',
     {
       title: 'Search records',
       description:
-        'Search the records (French). Accents, case, stop and question words are ignored; every other word of q must appear, ' +
+        'Search every kind of record, not only official rules (kind "fact"): lessons, method, articles, offers… ' +
+        'The records are in French. Accents, case, stop and question words are ignored; every other word of q must appear, ' +
         'as itself, another of its forms or an alias (moto → motocyclette); a word found nowhere is corrected. The answer says ' +
         'how q was read, and when nothing matches, which queries would. ' +
         'Filter by kind (fact = official rule, lesson, expertise, offer, …) and region; page with limit (1–50) and offset.',
@@ -94,17 +104,9 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
     },
   )
 
-  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, {
-    list: async () => ({
-      resources: (await reader.list(0, MAX_LISTED_RESOURCES)).records.map((r) => ({
-        uri: RECORD_URI_TEMPLATE.replace('{id}', r.id),
-        name: r.id,
-        title: r.title,
-        description: r.description,
-        mimeType: 'application/json',
-      })),
-    }),
-  })
+  // Listed by the paged resources/list handler below, not by the template's `list` callback: the
+  // SDK's handler calls that callback without the request's cursor and drops its nextCursor.
+  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, { list: undefined })
   server.registerResource('record', recordTemplate, { title: 'A record', mimeType: 'application/json' }, async (uri, variables) => {
     const id = String(variables.id)
     const record = RecordIdSchema.safeParse(id).success ? await reader.get(id) : undefined
@@ -114,5 +116,34 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
   server.registerResource('catalogue', CATALOGUE_URI, { title: 'The catalogue', mimeType: 'application/json' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await reader.catalogue()) }],
   }))
+  // Replaces the handler the SDK installed with the first registerResource (the low-level Server lets
+  // a handler be set again); resources/read and resources/templates/list stay the SDK's.
+  server.server.setRequestHandler('resources/list', async (request) => listResources(reader, request.params?.cursor))
   return server
+}
+
+const CATALOGUE_RESOURCE: Resource = { uri: CATALOGUE_URI, name: 'catalogue', title: 'The catalogue', mimeType: 'application/json' }
+
+/**
+ * One page of resources/list: RESOURCE_PAGE_SIZE records in listing order from the cursor, the
+ * catalogue first on the first page. The cursor is the offset of the page's first record (opaque to
+ * clients, as the protocol says). Pages are cut from the snapshot served when each is read, so a
+ * publication between two pages may shift the listing, as paging the API with offset does.
+ */
+async function listResources(reader: RecordReader, cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> {
+  const offset = cursor === undefined ? 0 : offsetOfCursor(cursor)
+  const page = await reader.list(offset, RESOURCE_PAGE_SIZE)
+  const records = page.records.map(
+    (r): Resource => ({ uri: RECORD_URI_TEMPLATE.replace('{id}', r.id), name: r.id, title: r.title, description: r.description, mimeType: 'application/json' }),
+  )
+  const next = offset + page.records.length
+  // An empty page ends the listing even below total: a remote API pages no further than its largest offset.
+  const nextCursor = page.records.length > 0 && next < page.total ? String(next) : undefined
+  return { resources: offset === 0 ? [CATALOGUE_RESOURCE, ...records] : records, ...(nextCursor === undefined ? {} : { nextCursor }) }
+}
+
+function offsetOfCursor(cursor: string): number {
+  // The protocol's answer to a cursor the server did not issue: Invalid params (-32602).
+  if (!/^[1-9]\d{0,8}$/.test(cursor)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: pass the nextCursor of the previous page`)
+  return Number(cursor)
 }

@@ -35,7 +35,7 @@ export type Service = {
   logger: Logger
   /** Starts listening (HOST:PORT from the config) and returns the base URL, e.g. "http://127.0.0.1:8080". */
   listen(): Promise<string>
-  /** Stops accepting, lets in-flight requests finish, stops following the source, releases Redis. */
+  /** Stops accepting, lets in-flight requests finish, stops following the source, releases Redis, stops the process metrics. */
   close(): Promise<void>
 }
 export type RunningServer = Service & { url: string }
@@ -76,6 +76,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const resources = new Resources(logger)
   try {
     const metrics = createMetrics()
+    resources.add(async () => metrics.close())
     // A file's first load must succeed; PostgreSQL's snapshots may not exist yet (then: unavailable until the first).
     const followed = await openRecords(config.records, { log: logger, metrics })
     resources.add(() => followed.close())
@@ -117,8 +118,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
           path: MCP_PATH,
           methods: ['POST'],
           handle: mcp.handle,
-          errorBody: (err, status) => mcp.errorBody(err, status),
+          errorBody: (err, status, req) => mcp.errorBody(err, status, req),
           counted: true,
+          readsRecords: true,
           cors: { requestHeaders: MCP_REQUEST_HEADERS, responseHeaders: MCP_RESPONSE_HEADERS },
         },
       ],

@@ -16,19 +16,27 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-async function inspector(...args: string[]): Promise<any> {
-  const { stdout } = await run(
+async function inspectorOutput(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(
     'npx',
     ['-y', '-p', 'node@24', '-p', INSPECTOR, '--', 'mcp-inspector', '--cli', `${server.url}/mcp`, '--transport', 'http', ...args],
     { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
   )
-  return JSON.parse(stdout)
+}
+
+async function inspector(...args: string[]): Promise<any> {
+  return JSON.parse((await inspectorOutput(...args)).stdout)
 }
 
 describe('MCP Inspector (CLI mode)', { timeout: 300_000 }, () => {
   it('lists the tools', async () => {
     const { tools } = await inspector('--method', 'tools/list')
     expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['get_catalogue', 'get_fact', 'search_facts'])
+  })
+  it('finds the tool schemas portable: its schema check reports nothing', async () => {
+    // The check prints its findings on stderr ("Schema portability: 0 errors, 8 warnings …" before issue 15.17).
+    const { stderr } = await inspectorOutput('--method', 'tools/list', '--strict')
+    expect(stderr).not.toMatch(/Schema portability|(Warning|Error): tool/)
   })
   it('calls search_facts', async () => {
     const result = await inspector('--method', 'tools/call', '--tool-name', 'search_facts', '--tool-arg', 'q=alcoolémie', '--tool-arg', 'limit=2')

@@ -22,8 +22,9 @@ type AnyClient = {
   listTools(): Promise<{ tools: any[] }>
   callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<any>
   readResource(p: { uri: string }): Promise<any>
-  listResources(): Promise<{ resources: any[] }>
+  listResources(params?: { cursor: string }): Promise<{ resources: any[]; nextCursor?: string }>
   listResourceTemplates(): Promise<{ resourceTemplates: any[] }>
+  getServerCapabilities(): { tools?: { listChanged?: boolean }; resources?: { listChanged?: boolean } } | undefined
 }
 
 const FACT_ID = 'fait-fab1ae2fa3566c3d' // the probationary alcohol rule of the fixture
@@ -37,6 +38,14 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
     })
     afterAll(() => client?.close())
 
+    it('announces no list-change notifications: a stateless server never sends them', () => {
+      const capabilities = client.getServerCapabilities()!
+      expect(capabilities.tools).toBeDefined()
+      expect(capabilities.resources).toBeDefined()
+      expect(capabilities.tools!.listChanged ?? false).toBe(false)
+      expect(capabilities.resources!.listChanged ?? false).toBe(false)
+    })
+
     it('lists three read-only tools with output schemas', async () => {
       const { tools } = await client.listTools()
       expect(tools.map((t) => t.name).sort()).toEqual(['get_catalogue', 'get_fact', 'search_facts'])
@@ -46,6 +55,8 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       }
       const search = tools.find((t) => t.name === 'search_facts')!
       expect(search.inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 })
+      // Its name says "facts"; its description says first that it searches every kind.
+      expect(search.description).toMatch(/^Search every kind of record, not only official rules/)
     })
 
     it('calls each tool; structured outputs validate against the declared output schemas', async () => {
@@ -230,8 +241,8 @@ describe('MCP and the API share one quota', () => {
       while (refusal === undefined && calls < 20) {
         await client.callTool({ name: 'get_catalogue', arguments: {} }).then(() => calls++, (err: Error) => (refusal = err))
       }
-      // 12 - 1 - 5 = 6 requests left for MCP, the connection's own requests included
-      expect(calls).toBeGreaterThan(0)
+      // 12 - 1 - 5 = 6 requests left for MCP: the client's one request when it connects, then 5 tool calls
+      expect(calls).toBe(5)
       expect(refusal!.message).toMatch(/Error POSTing to endpoint: .*"retry_after_seconds":\d+/)
       expect(refusal!.message).toMatch(/retry in \d+ s/)
       const api = await fetch(`${server.url}/api/v1/facts?po_live=1`)
@@ -246,7 +257,9 @@ describe('MCP and the API share one quota', () => {
       })
       expect(mcp.status).toBe(429)
       expect(Number(mcp.headers.get('retry-after'))).toBe(retryAfter)
-      expect((await mcp.json()).error.data).toEqual({ status: 429, code: 'rate_limited', retry_after_seconds: retryAfter })
+      const refused = await mcp.json()
+      expect(refused.id).toBe(7) // the request's own id, so the client knows which request was refused
+      expect(refused.error.data).toEqual({ status: 429, code: 'rate_limited', retry_after_seconds: retryAfter })
       await client.close()
     } finally {
       await server.close()
@@ -283,5 +296,79 @@ describe('MCP over stdio (reference-records mcp)', () => {
       // two tool calls, two API requests (plus our own two reads of the catalogue)
       expect(await remaining()).toBe(before - 3)
     })
+  })
+})
+
+describe('resources/list, paged (the bundled sample: more records than one page)', () => {
+  const SAMPLE = new URL('../../data/records.json', import.meta.url).pathname
+  const PAGE_SIZE = 50
+  let server: TestServer
+  let ids: string[]
+  beforeAll(async () => {
+    server = await startTestServer({ RECORDS_FILE: SAMPLE, RATE_LIMIT_PER_MINUTE: '1000' })
+    ids = (await server.raw('/api/v1/facts.ndjson')).text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)
+  })
+  afterAll(() => server.close())
+
+  /** Every record exactly once, in listing order, and the catalogue once. */
+  const expectEveryRecordOnce = (uris: string[]) => {
+    expect(ids.length).toBeGreaterThan(PAGE_SIZE * 2)
+    expect(uris.filter((u) => u === 'reference-records://catalogue')).toHaveLength(1)
+    expect(uris.filter((u) => u !== 'reference-records://catalogue')).toEqual(ids.map((id) => `reference-records://facts/${id}`))
+  }
+  const stdioClient = async (args: string[]) => {
+    const client = new Client({ name: 'test', version: '1' })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'ignore' }))
+    return client
+  }
+
+  it('over HTTP: pages of 50 records, the catalogue first, a nextCursor to each next page, every record once', async () => {
+    const client = new V1Client({ name: 'test', version: '1' })
+    await client.connect(new V1HttpTransport(new URL(`${server.url}/mcp`)))
+    try {
+      const pages: { resources: { uri: string }[]; nextCursor?: string }[] = []
+      let cursor: string | undefined
+      do {
+        const page = await client.listResources(cursor === undefined ? undefined : { cursor })
+        pages.push(page)
+        cursor = page.nextCursor
+      } while (cursor !== undefined && pages.length <= 20)
+      expect(pages).toHaveLength(Math.ceil(ids.length / PAGE_SIZE))
+      expect(pages[0]!.resources[0]!.uri).toBe('reference-records://catalogue')
+      expect(pages.map((p) => p.resources.length)).toEqual(pages.map((_, i) => Math.min(PAGE_SIZE, ids.length - i * PAGE_SIZE) + (i === 0 ? 1 : 0)))
+      expectEveryRecordOnce(pages.flatMap((p) => p.resources.map((r) => r.uri)))
+      await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('over HTTP, the current SDK client walks the pages itself', async () => {
+    const client = new Client({ name: 'test', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+    try {
+      expectEveryRecordOnce((await client.listResources()).resources.map((r) => r.uri))
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('over stdio, from the records file and through the remote API alike; remotely a page is one API request', async () => {
+    const local = await stdioClient(['--records-file', SAMPLE])
+    try {
+      expectEveryRecordOnce((await local.listResources()).resources.map((r) => r.uri))
+    } finally {
+      await local.close()
+    }
+    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+    const remote = await stdioClient(['--base-url', `${server.url}/api/v1`])
+    try {
+      const before = await remaining()
+      expectEveryRecordOnce((await remote.listResources()).resources.map((r) => r.uri))
+      // one API request per page, plus our own read of the remaining count
+      expect(await remaining()).toBe(before - Math.ceil(ids.length / PAGE_SIZE) - 1)
+    } finally {
+      await remote.close()
+    }
   })
 })

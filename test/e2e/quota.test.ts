@@ -1,6 +1,8 @@
-/** The request quota over real sockets, with the in-memory store: 120 per rolling minute per client address. */
+/** The request quota over real sockets, with the in-memory store: 120 per rolling minute per client address, and what it counts. */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeAgents, httpGet } from '../support/http-client.js'
+import { ipv6LoopbackAvailable, reportMissing } from '../support/services.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
 let server: TestServer
@@ -24,21 +26,34 @@ describe('quota on the API', () => {
       '/api/v1/?po_live=1',
     ]
     const statuses: number[] = []
+    // `t` counts down from 60 as the first counted request ages (exact values: the store contract's
+    // fake clock). Here time is real: each `t` must lie between 60 and what the elapsed time allows.
+    const started = Date.now()
+    const oldestAllows = () => Math.ceil((60_000 - (Date.now() - started)) / 1000)
+    let previousT = 60
     for (let i = 0; i < 120; i++) {
       const res = await httpGet(url(paths[i % paths.length]!), { from })
+      const lowest = oldestAllows()
       statuses.push(res.status)
       expect(res.headers['ratelimit-policy']).toBe('"default";q=120;w=60')
-      expect(res.headers['ratelimit']).toBe(`"default";r=${119 - i};t=60`)
+      const field = /^"default";r=(\d+);t=(\d+)$/.exec(String(res.headers['ratelimit']))
+      expect(field, String(res.headers['ratelimit'])).not.toBeNull()
+      expect(Number(field![1])).toBe(119 - i)
+      const t = Number(field![2])
+      expect(t).toBeLessThanOrEqual(previousT)
+      expect(t).toBeGreaterThanOrEqual(lowest)
+      previousT = t
     }
-    expect(new Set(statuses)).toEqual(new Set([307, 200, 400, 404]))
+    expect(statuses).toEqual(Array.from({ length: 120 }, (_, i) => [307, 200, 400, 404, 200][i % paths.length]))
     const refused = await httpGet(url('/api/v1/facts?po_live=1'), {
       from,
       headers: { origin: 'https://reuser.example' },
     })
+    const lowest = oldestAllows()
     expect(refused.status).toBe(429)
     const retryAfter = Number(refused.headers['retry-after'])
-    expect(retryAfter).toBeGreaterThanOrEqual(59) // the first request was a moment ago
-    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(retryAfter).toBeLessThanOrEqual(previousT) // the first request leaves the window no later than it said
+    expect(retryAfter).toBeGreaterThanOrEqual(lowest)
     expect(refused.headers['ratelimit']).toBe(`"default";r=0;t=${retryAfter}`)
     expect(refused.headers['access-control-allow-origin']).toBe('*')
     expect(String(refused.headers['access-control-expose-headers'])).toMatch(/Retry-After/)
@@ -79,6 +94,54 @@ describe('quota on the API', () => {
     )
   })
 
+  it('does not count a refused method (405): it reads nothing', async () => {
+    const from = '127.0.0.8'
+    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe('"default";r=119;t=60')
+    for (const [method, path] of [
+      ['GET', '/mcp'],
+      ['DELETE', '/mcp'],
+      ['PUT', '/mcp'],
+      ['DELETE', '/api/v1/facts'],
+      ['POST', '/api/v1/facts?po_live=1'],
+    ] as const) {
+      const refused = await httpGet(url(path), { from, method, headers: { accept: 'application/json, text/event-stream' } })
+      expect(refused.status, `${method} ${path}`).toBe(405)
+      expect(refused.headers['ratelimit'], `${method} ${path}`).toBeUndefined()
+    }
+    // Still one request spent: the five refusals moved nothing.
+    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe('"default";r=118;t=60')
+  })
+
+  it('counts an MCP session as docs/api.md says: one per POST, the 405 of its GET /mcp free', async () => {
+    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(url('/api/v1/?po_live=1'))).headers.get('ratelimit')!)![1])
+    const cost = async (connect: () => Promise<{ callTool(p: object): Promise<unknown>; listTools(): Promise<unknown>; close(): Promise<void> }>) => {
+      const before = await remaining()
+      const client = await connect()
+      const handshake = before - (await remaining()) - 1
+      await client.listTools()
+      await client.callTool({ name: 'get_catalogue', arguments: {} })
+      const session = before - (await remaining()) - 2 // our own two reads of the count
+      await client.close()
+      return { handshake, session }
+    }
+    // 2025 era: initialize + notifications/initialized (its GET /mcp is refused with 405, not counted), then tools/list and tools/call.
+    expect(
+      await cost(async () => {
+        const client = new Client({ name: 'test', version: '1' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(url('/mcp'))))
+        return client
+      }),
+    ).toEqual({ handshake: 2, session: 4 })
+    // 2026-07-28 era: server/discover, then tools/list and tools/call.
+    expect(
+      await cost(async () => {
+        const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+        await client.connect(new StreamableHTTPClientTransport(new URL(url('/mcp'))))
+        return client
+      }),
+    ).toEqual({ handshake: 1, session: 3 })
+  })
+
   it('gives distinct addresses distinct budgets, and ignores X-Forwarded-For without TRUST_PROXY', async () => {
     const from = '127.0.0.4'
     for (let i = 0; i < 120; i++) await httpGet(url('/api/v1/facts?po_live=1'), { from })
@@ -96,9 +159,13 @@ describe('quota on the API', () => {
     expect(catalogue.limits.requests_per_minute).toBe(120)
   })
 
-  it('counts per IPv6 /64', async () => {
-    const v6 = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3', HOST: '::1' }).catch(() => undefined)
-    if (v6 === undefined) return void console.warn('SKIPPED: IPv6 loopback (::1) is not available here')
+  it('counts per IPv6 /64', async (ctx) => {
+    if (!(await ipv6LoopbackAvailable())) {
+      reportMissing('the IPv6 loopback', '::1 is not available here')
+      return ctx.skip()
+    }
+    // Where ::1 exists, any failure to start is the test's failure, not a reason to skip.
+    const v6 = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3', HOST: '::1' })
     try {
       // startTestServer already spent one request (it reads the OpenAPI document from ::1)
       for (let i = 0; i < 2; i++)

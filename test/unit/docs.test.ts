@@ -17,3 +17,24 @@ it('shows the two set-up commands', () => {
   expect(readme).toContain('npm ci && npm start')
   expect(readme).toContain('npm ci && npm test')
 })
+
+const apiGuide = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')
+
+it('shows how to send accents (curl -G --data-urlencode) and how to follow the 307 (curl -L)', () => {
+  for (const [name, text] of [
+    ['README.md', readme],
+    ['docs/api.md', apiGuide],
+  ] as const) {
+    expect(text, name).toMatch(/curl -s?G --data-urlencode 'q=priorité/)
+    expect(text, name).toMatch(/curl -s?L '/)
+    expect(text, name).toMatch(/raw UTF-8/i)
+  }
+})
+
+it('says what the MCP server lists and what a session costs, as the code does', async () => {
+  const { RESOURCE_PAGE_SIZE } = await import('../../src/mcp/server.js')
+  expect(apiGuide).toContain(`each page lists ${RESOURCE_PAGE_SIZE} records`)
+  expect(apiGuide).not.toMatch(/up to 1 000/)
+  expect(apiGuide).not.toMatch(/Every HTTP request to `\/mcp` counts/)
+  expect(apiGuide).toMatch(/"id":7,"error"/)
+})
