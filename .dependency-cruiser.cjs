@@ -1,5 +1,6 @@
 /**
- * The architecture's walls (docs/design.md "Layout"), checked by `npm run lint:deps` in `npm test`.
+ * The architecture's walls (docs/design.md "Layout"), checked by `npm run lint` (after ESLint), which
+ * `npm test` runs.
  * One core that knows no transport, thin adapters that do not know each other, a client that
  * stands alone; only the composition root (src/service, the CLI, the package entry) wires them.
  */

@@ -2,17 +2,13 @@
  * Scale facts for one records file (docs/scale.md quotes them): load + index time, resident memory
  * after GC, and the in-process search time over a fixed mix of 50 queries. Prints one JSON object.
  *
- * Run: node --expose-gc --max-old-space-size=20000 --import tsx bench/scale.ts FILE [--stream]
+ * Run: node --expose-gc --max-old-space-size=20000 --import tsx bench/scale.ts FILE
  *
- * By default records are loaded exactly as the server loads them (FileRecordSource.load). With
- * --stream they are read line by line (NDJSON only) and checked by the same validateRecords: not the
- * server's path, but it shows whether the index itself fits when the file is too large for one string.
+ * Records are loaded exactly as the server loads them (FileRecordSource.load, which streams NDJSON).
  */
-import { createReadStream, statSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import { statSync } from 'node:fs'
 import { FileRecordSource } from '../src/core/records/file-source.js'
 import type { RecordBatch } from '../src/core/records/source.js'
-import { validateRecords, type RawRecord } from '../src/core/records/validate.js'
 import type { Kind } from '../src/core/records/record.js'
 import { RecordIndex, toIndexQuery } from '../src/core/search/record-index.js'
 
@@ -60,16 +56,6 @@ const quantile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
 const round = (x: number) => +x.toFixed(3)
 
-async function loadStreamed(path: string): Promise<RecordBatch> {
-  const raw: RawRecord[] = []
-  let line = 0
-  for await (const text of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
-    line++
-    if (text.trim() !== '') raw.push({ value: JSON.parse(text), where: `line ${line}` })
-  }
-  return { records: validateRecords(`stream:${path}`, raw), publishedAt: statSync(path).mtime.toISOString() }
-}
-
 function memory() {
   gc!()
   gc!()
@@ -107,13 +93,12 @@ function describeQuery(query: Query): string {
 
 async function main(): Promise<void> {
   const path = process.argv[2]
-  if (!path) throw new Error('usage: bench/scale.ts FILE [--stream]')
-  const streamed = process.argv.includes('--stream')
+  if (!path) throw new Error('usage: bench/scale.ts FILE')
   const baseline = memory()
   let t = process.hrtime.bigint()
   let batch: RecordBatch | undefined
   try {
-    batch = streamed ? await loadStreamed(path) : await new FileRecordSource(path).load()
+    batch = await new FileRecordSource(path).load()
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException }
     const failure = {
@@ -125,7 +110,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         file: path,
         bytes: statSync(path).size,
-        loader: streamed ? 'stream' : 'FileRecordSource',
+        loader: 'FileRecordSource',
         loadError: failure,
         peakRssMiB: MiB(process.resourceUsage().maxRSS * 1024),
         node: process.version,
@@ -159,7 +144,7 @@ async function main(): Promise<void> {
       file: path,
       bytes: statSync(path).size,
       records: index.size,
-      loader: streamed ? 'stream' : 'FileRecordSource',
+      loader: 'FileRecordSource',
       node: process.version,
       loadMs: round(loadMs),
       indexMs: round(indexMs),

@@ -85,3 +85,31 @@ describe('DATABASE_URL', () => {
     expect(() => loadMcpConfig({}, { 'database-url': url, 'base-url': 'https://x.example/api/v1' })).toThrow('give one of --records-file, --base-url or --database-url, not several')
   })
 })
+
+describe('one rule for empty values, in serve and mcp alike', () => {
+  const blank = 'RECORDS_FILE (--records-file) = "   ": must not be empty'
+  it('reads an empty RECORDS_FILE, or --records-file, as unset: the bundled records', () => {
+    expect(loadConfig({ RECORDS_FILE: '' }).records.file).toBe(BUNDLED_RECORDS_FILE)
+    expect(loadMcpConfig({ RECORDS_FILE: '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
+    expect(loadConfig({}, { 'records-file': '' }).records.file).toBe(BUNDLED_RECORDS_FILE)
+    expect(loadMcpConfig({}, { 'records-file': '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
+  })
+  it('refuses a RECORDS_FILE of blanks, from the environment or the flag, instead of serving another file', () => {
+    expect(() => loadConfig({ RECORDS_FILE: '   ' })).toThrow(blank)
+    expect(() => loadMcpConfig({ RECORDS_FILE: '   ' })).toThrow(blank)
+    expect(() => loadConfig({}, { 'records-file': '   ' })).toThrow(blank)
+    expect(() => loadMcpConfig({}, { 'records-file': '   ' })).toThrow(blank)
+  })
+  it('trims the file name the same way', () => {
+    expect(loadConfig({ RECORDS_FILE: ' records.json ' }).records.file).toBe('records.json')
+    expect(loadMcpConfig({ RECORDS_FILE: ' records.json ' })).toEqual({ source: 'file', file: 'records.json' })
+  })
+  it('reads an empty REFERENCE_RECORDS_URL as unset, and refuses one of blanks', () => {
+    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
+    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '', RECORDS_FILE: 'x.json' })).toEqual({ source: 'file', file: 'x.json' })
+    expect(loadMcpConfig({}, { 'base-url': '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
+    expect(() => loadMcpConfig({ REFERENCE_RECORDS_URL: '  ' })).toThrow(
+      'config: invalid settings\n  REFERENCE_RECORDS_URL (--base-url) = "  ": must be an absolute http(s) URL such as https://records.example.org/api/v1',
+    )
+  })
+})

@@ -118,6 +118,20 @@ export function settingValue(env: NodeJS.ProcessEnv, flags: Record<string, strin
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
 }
 
+/** One line of a refused start: the setting, its flag, the value given and what is wrong with it. */
+function issueLine(key: string, value: string | undefined, message: string): string {
+  // Connection URLs may carry a password: never echo it.
+  const shown = key === 'DATABASE_URL' || key === 'REDIS_URL' ? redactUrl(value ?? '') : JSON.stringify(value)
+  return `  ${key} (--${flagName(key)}) = ${shown}: ${message}`
+}
+
+/** One setting's value checked by the rule `serve` applies to it (SettingsSchema); throws as loadConfig does. */
+function checkedSetting<K extends keyof Settings>(key: K, value: string): Settings[K] {
+  const checked = SettingsSchema.shape[key].safeParse(value)
+  if (!checked.success) throw new Error(`config: invalid settings\n${issueLine(key, value, checked.error.issues[0]!.message)}`)
+  return checked.data as Settings[K]
+}
+
 /** Reads the settings; CLI flags (same names, kebab-case) win over the environment. Throws listing every bad key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string | undefined> = {}) {
   const raw: Record<string, string | undefined> = {}
@@ -127,12 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   }
   const result = SettingsSchema.safeParse(raw)
   if (!result.success) {
-    const lines = result.error.issues.map((i) => {
-      const key = String(i.path[0])
-      // Connection URLs may carry a password: never echo it.
-      const shown = key === 'DATABASE_URL' || key === 'REDIS_URL' ? redactUrl(raw[key] ?? '') : JSON.stringify(raw[key])
-      return `  ${key} (--${flagName(key)}) = ${shown}: ${i.message}`
-    })
+    const lines = result.error.issues.map((i) => issueLine(String(i.path[0]), raw[String(i.path[0])], i.message))
     throw new Error(`config: invalid settings\n${lines.join('\n')}`)
   }
   if (raw.RECORDS_FILE !== undefined && raw.DATABASE_URL !== undefined) {
@@ -182,8 +191,9 @@ export function loadMcpConfig(
     }
     return Object.freeze({ source: 'postgres' as const, databaseUrl: loadDatabaseUrl(env, databaseFlag) })
   }
-  const file = fileFlag ?? settingValue(env, {}, 'RECORDS_FILE') ?? BUNDLED_RECORDS_FILE
-  return Object.freeze({ source: 'file' as const, file: file.trim() === '' ? BUNDLED_RECORDS_FILE : file })
+  // The rule of `serve`: empty means unset (the bundled records), blanks are refused, the value is trimmed.
+  const file = fileFlag ?? settingValue(env, {}, 'RECORDS_FILE')
+  return Object.freeze({ source: 'file' as const, file: file === undefined ? BUNDLED_RECORDS_FILE : checkedSetting('RECORDS_FILE', file) })
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Retries of RecordsClient (spec §7), over real HTTP against a scripted server. */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { apiError, json, scriptedClient, useScriptedServers } from '../../test/support/scripted-server.js'
 import { RecordsClient } from './client.js'
 
@@ -26,14 +26,26 @@ describe('retries after 429', () => {
     expect(server.log).toEqual([CATALOGUE, CATALOGUE])
   })
 
-  it('really waits about two seconds with the default sleep', { timeout: 10_000 }, async () => {
+  it('waits on a real timer of the Retry-After by default (no sleep given): the retry goes when it fires', async () => {
     const server = await scripted(tooMany('2'), json({ name: 'ok' }))
-    const client = new RecordsClient({ baseUrl: `${server.url}/api/v1`, mode: 'script' })
-    const started = performance.now()
-    await expect(client.catalogue()).resolves.toEqual({ name: 'ok' })
-    const elapsed = performance.now() - started
-    expect(elapsed).toBeGreaterThanOrEqual(1950)
-    expect(elapsed).toBeLessThan(3500)
+    // Only the timers are faked: the sockets stay real. The default sleep's timer is then ours to move.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      let planned!: () => void
+      const retrying = new Promise<void>((resolve) => (planned = resolve))
+      const client = new RecordsClient({ baseUrl: `${server.url}/api/v1`, mode: 'script', onRetry: () => planned() })
+      const answer = client.catalogue()
+      await retrying // the sleep starts right after onRetry returns
+      expect(timers.mock.calls.map(([, ms]) => ms)).toContain(2_000)
+      expect(server.log).toEqual([CATALOGUE])
+      await vi.advanceTimersByTimeAsync(2_000)
+      await expect(answer).resolves.toEqual({ name: 'ok' })
+      expect(server.log).toEqual([CATALOGUE, CATALOGUE])
+    } finally {
+      timers.mockRestore() // before the real timers come back, so the fake one is not put back by it
+      vi.useRealTimers()
+    }
   })
 
   it('gives up after 3 retries with a RateLimitError', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   RateLimitError,
   RecordsConnectionError,
@@ -85,6 +85,21 @@ describe('planRetry', () => {
 })
 
 describe('defaultSleep', () => {
+  it('resolves after exactly the given time, not a millisecond before', async () => {
+    vi.useFakeTimers()
+    try {
+      let done = false
+      const sleeping = defaultSleep(2_000).then(() => (done = true))
+      await vi.advanceTimersByTimeAsync(1_999)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      await sleeping
+      expect(done).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('rejects promptly with the reason when aborted', async () => {
     const controller = new AbortController()
     const started = Date.now()

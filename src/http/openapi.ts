@@ -1,17 +1,22 @@
 /**
- * The OpenAPI 3.1 document, generated from the zod schemas (records/record.ts, http/schemas.ts):
- * component schemas come from `z.toJSONSchema`, parameters from the parameter schemas, so the
- * document cannot drift from what the server validates and sends.
+ * The OpenAPI 3.1 document, generated from the zod schemas (core/records/record.ts, core/api/schemas.ts):
+ * component schemas come from `z.toJSONSchema` over the components' own registry (core/components.ts),
+ * parameters from the parameter schemas, so the document cannot drift from what the server validates
+ * and sends, and nothing another module registers with zod can reach it.
  */
 import { z } from 'zod'
 import { API_PREFIX, API_VERSION, FactPathSchema, NoParamsSchema, SearchParamsSchema } from '../core/api/schemas.js'
-import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, PARAMETER_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE } from './openapi-examples.js'
+import { componentRegistry } from '../core/components.js'
+import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, PARAMETER_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE } from './openapi-examples.js'
 
 type JsonObject = Record<string, unknown>
 const COMPONENTS = ['Kind', 'RecordId', 'Source', 'Video', 'Chapter', 'Related', 'OrganizationData', 'PersonData', 'OfferData', 'Fact', 'SearchInterpretation', 'SearchResult', 'Error', 'Catalogue']
 
 function componentSchemas(): Record<string, JsonObject> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` })
+  const { schemas } = z.toJSONSchema(componentRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` })
+  // The list fixes the document's order; a component named in the schemas but missing here would be dropped unseen.
+  const unplaced = [...componentRegistry._idmap.keys()].filter((id) => !COMPONENTS.includes(id))
+  if (unplaced.length > 0) throw new Error(`openapi: schema(s) ${unplaced.map((id) => `"${id}"`).join(', ')} registered but not placed in COMPONENTS`)
   const out: Record<string, JsonObject> = {}
   for (const id of COMPONENTS) {
     const schema = schemas[id] as JsonObject | undefined
@@ -55,10 +60,18 @@ const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', { 
 /** Statuses every operation can answer (spec §7). */
 function commonResponses(): JsonObject {
   return {
-    '307': {
-      description: 'Not a live read: follow Location, the same address with po_live=1.',
-      headers: { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }), ...RATE_LIMIT_HEADERS },
-    },
+    '307': jsonBody(
+      'Not a live read: follow Location, the same address with po_live=1. The body names it too, for clients that do not follow redirects.',
+      {
+        type: 'object',
+        // No `format`: the query is kept byte for byte, even where it is not valid percent-encoding (the live read refuses it).
+        properties: { location: { type: 'string', description: 'The live-read address, the same as the Location header.' } },
+        required: ['location'],
+        additionalProperties: false,
+      },
+      { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }), ...RATE_LIMIT_HEADERS },
+      { redirect: { summary: 'GET /api/v1/facts?q=vitesse', value: { location: '/api/v1/facts?q=vitesse&po_live=1' } } },
+    ),
     '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS } },
     '400': errorResponse('400', 'Invalid parameter (code invalid_parameter); the message names it.'),
     '405': errorResponse('405', 'Method refused: the API is GET only (code method_not_allowed).', {
@@ -143,6 +156,7 @@ export function buildOpenApiDocument(serverUrl?: string, contact?: string): Json
       '/': operation('getCatalogue', 'The catalogue: record counts, links, limits, reuse conditions.', parameters(NoParamsSchema, 'query'), jsonBody('The catalogue.', ref('Catalogue'), okHeaders, { sample: { summary: 'The bundled sample', value: CATALOGUE_EXAMPLE } })),
       '/facts': operation('searchFacts', 'Search records; page with limit and offset.', parameters(SearchParamsSchema, 'query'), jsonBody('A page of matching records.', ref('SearchResult'), okHeaders, {
         search: { summary: 'q=vitesse agglomération&kind=fact&limit=1', value: SEARCH_EXAMPLE },
+        noMatch: { summary: "q=peut-on rouler en trotinette sur l'autoroute ? (nothing matches: corrections and relaxed queries)", value: SEARCH_NO_MATCH_EXAMPLE },
       })),
       '/facts/{id}': operation(
         'getFact',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { text } from 'node:stream/consumers'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { strongEtag } from '../core/etag.js'
 import type { Fact } from '../core/records/record.js'
 import { RecordIndex } from '../core/search/record-index.js'
 import { SnapshotDownloads } from './snapshot-download.js'
@@ -27,5 +28,11 @@ describe('SnapshotDownloads', () => {
     const next = new RecordIndex({ records: fixture.slice(1) })
     expect(downloads.gzip(next)).not.toBe(first)
     expect((await downloads.gzip(next)).etag).not.toBe(etag)
+  })
+
+  it("tags the gzip body with the service's one ETag scheme, a hash of the bytes sent", async () => {
+    const { body, etag } = await new SnapshotDownloads().gzip(new RecordIndex({ records: fixture }))
+    expect(etag).toBe(strongEtag(body))
+    expect(etag).toMatch(/^"[\w-]{27}"$/)
   })
 })

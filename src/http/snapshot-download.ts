@@ -6,7 +6,6 @@
  * thread pool), and kept with the snapshot: its memory is the compressed size (about a fifth of the
  * NDJSON; see docs/operations.md), freed when the snapshot is replaced and no download reads it.
  */
-import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
@@ -67,5 +66,5 @@ async function compress(index: RecordIndex): Promise<GzipDownload> {
     for await (const part of compressed) parts.push(part)
   })
   const body = Buffer.concat(parts)
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
+  return { body, etag: strongEtag(body) }
 }

@@ -1,31 +1,27 @@
 /**
- * Prometheus metrics (GET /metrics). The service's own metrics live in one registry per service
- * instance, so tests can run several; Node's process metrics (GC, event loop, memory) are collected
- * once per process, because prom-client starts observers for them that cannot be stopped.
+ * Prometheus metrics (GET /metrics). Each service owns its metrics: its own (quota, records,
+ * snapshot) and Node's process metrics, whose observers `close()` stops, so that creating and
+ * closing services (tests, embedders) leaves nothing running behind.
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Registry } from 'prom-client'
+import { startProcessMetrics } from './process-metrics.js'
 
 const PREFIX = 'reference_records_'
-let processRegistry: Registry | undefined
-
-/** The process metrics' registry, created (and its collectors started) on first use only. */
-function processMetrics(): Registry {
-  if (processRegistry === undefined) {
-    processRegistry = new Registry()
-    collectDefaultMetrics({ register: processRegistry, prefix: PREFIX })
-  }
-  return processRegistry
-}
 
 export function createMetrics() {
   const registry = new Registry()
-  const process = processMetrics()
+  const processMetrics = startProcessMetrics(PREFIX)
   const served: { publishedAtMs?: number; source: string } = { source: 'file' }
   return {
     registry,
+    /** Stops the process metrics' observers; the service calls it when it closes. */
+    close(): void {
+      processMetrics.stop()
+      registry.clear()
+    },
     /** The Prometheus text of this service's metrics and the process's. */
     exposition: async () => {
-      const exposed = Registry.merge([process, registry])
+      const exposed = Registry.merge([processMetrics.registry, registry])
       return { contentType: exposed.contentType, body: await exposed.metrics() }
     },
     quotaRefused: new Counter({ name: `${PREFIX}quota_refused_total`, help: 'Requests refused with 429 by the request quota.', registers: [registry] }),

@@ -32,22 +32,36 @@ describe('live-read redirect (po_live)', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=86400')
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
   })
+  it('names the live address in a small JSON body too, for clients that do not follow redirects (curl | jq)', async () => {
+    const path = '/api/v1/facts?q=priorit%C3%A9&kind=fact'
+    const res = await server.get(path)
+    expect(res.status).toBe(307)
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(res.body).toEqual({ location: `${path}&po_live=1` })
+    expect(res.body.location).toBe(res.headers.get('location'))
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400')
+    const head = await server.raw(path, { method: 'HEAD' })
+    expect(head.status).toBe(307)
+    expect(head.text).toBe('')
+    expect(head.headers.get('location')).toBe(`${path}&po_live=1`)
+  })
   it('keeps the query byte-exact and appends po_live=1', async () => {
     const path = '/api/v1/facts?q=s%C3%A9curit%C3%A9+routi%C3%A8re&kind=fact&limit=5'
     expect((await server.get(path)).headers.get('location')).toBe(`${path}&po_live=1`)
     expect((await server.get('/api/v1/facts?')).headers.get('location')).toBe('/api/v1/facts?po_live=1')
   })
   it('redirects before any other check: the error comes on the live read', async () => {
-    for (const path of [
-      '/api/v1/facts?limit=999',
-      '/api/v1/facts/not-an-id',
-      '/api/v1/facts?q=%ZZ',
-      '/api/v1/facts/fait-0000000000000000',
-    ]) {
+    for (const [path, status, code] of [
+      ['/api/v1/facts?limit=999', 400, 'invalid_parameter'],
+      ['/api/v1/facts/not-an-id', 400, 'invalid_parameter'],
+      ['/api/v1/facts?q=%ZZ', 400, 'invalid_parameter'],
+      ['/api/v1/facts/fait-0000000000000000', 404, 'not_found'],
+    ] as const) {
       const res = await server.get(path)
       expect(res.status, path).toBe(307)
       const live = await server.get(res.headers.get('location')!)
-      expect(live.status, path).toBeGreaterThanOrEqual(400)
+      expect(live.status, path).toBe(status)
+      expect(live.body.error.code, path).toBe(code)
     }
   })
   it('following the Location gives the result', async () => {
@@ -80,6 +94,7 @@ describe('public base URL', () => {
     try {
       const res = await other.get('/api/v1/facts?q=x', { headers: { host: 'evil.example' } })
       expect(res.headers.get('location')).toBe('https://records.example.org/api/v1/facts?q=x&po_live=1')
+      expect(res.body).toEqual({ location: 'https://records.example.org/api/v1/facts?q=x&po_live=1' })
       const catalogue = await other.get('/api/v1/?po_live=1')
       expect(catalogue.body.links.search).toBe('https://records.example.org/api/v1/facts')
       const doc = await other.get('/api/v1/openapi.json?po_live=1')
@@ -343,8 +358,12 @@ describe('bad input is a 4xx with the error body, never a 5xx', () => {
     ['offset=x', /"offset" must be an integer from 0 to 10000/],
     [`q=${q301}`, /"q" must be at most 300 characters/],
     ['q=%00drop', /"q" must not contain control characters/],
-    ['kind=rule', /"kind" must be one of fact, expertise/],
-    ['region=France', /"region" must be france/],
+    ['kind=rule', /^Query parameter "kind" must be one of fact, expertise, organization, offer, person, article, lesson, page, tool \(got "rule"\)$/],
+    ['region=spain', /^Query parameter "region" must be france \(got "spain"\)$/],
+    // Enumerated values are exact (case is not folded): a value that differs only by case is told what to send.
+    ['region=France', /^Query parameter "region" must be france; values are case-sensitive: send "france" \(got "France"\)$/],
+    ['kind=Fact', /^Query parameter "kind" must be one of fact, .*, tool; values are case-sensitive: send "fact" \(got "Fact"\)$/],
+    ['kind=LESSON', /; values are case-sensitive: send "lesson" \(got "LESSON"\)$/],
     ['kinds=fact', /Unknown query parameter "kinds"; allowed: q, region, kind, limit, offset, po_live/],
     ['kind=fact&kind=lesson', /"kind" is given 2 times; give it at most once/],
     ['q=%ZZ', /"q" has invalid percent-encoding/],

@@ -25,15 +25,15 @@ describe.each([
     ['http://evil.example/api/v1/facts?q=x', '/api/v1/facts?q=x&po_live=1'],
     ['https://evil.example:8443/api/v1/facts?q=a%20b', '/api/v1/facts?q=a%20b&po_live=1'],
     ['HTTP://EVIL.EXAMPLE/api/v1/', '/api/v1/?po_live=1'],
-    ['http://evil.example:1/api/v1?q=é', undefined],
-    ['//evil.example/api/v1/facts', undefined],
+    ['http://evil.example:1/api/v1?q=é', undefined, 307],
+    ['//evil.example/api/v1/facts', undefined, 404],
     ['/api/v1/facts?q=x', '/api/v1/facts?q=x&po_live=1'],
-  ])('%s → %s', async (target, location) => {
+  ])('%s → %s', async (target, location, status?: number) => {
     const { responses } = await rawExchange(port, request(target))
     if (location === undefined) {
-      // A network-path reference is a path whose first segment is empty: no such address here; and a
-      // raw byte that is not UTF-8-encoded… is UTF-8 here, so it is read again, encoded.
-      expect([404, 307]).toContain(responses[0]!.status)
+      // A network-path reference is a path whose first segment is empty: no such address here (404); and a
+      // raw byte that is not UTF-8-encoded… is UTF-8 here, so it is read again, encoded (a 307 of our own).
+      expect(responses[0]!.status).toBe(status)
       expect(responses[0]!.headers['location'] ?? '').not.toContain('evil')
       return
     }

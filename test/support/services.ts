@@ -2,7 +2,7 @@
  * Real backing services for integration tests. On a developer's machine without them, the tests
  * that need them are skipped with a clear line; under CI (CI set) a missing service is a failure.
  */
-import { Socket } from 'node:net'
+import { Socket, createServer } from 'node:net'
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -30,3 +30,21 @@ export async function serviceAvailable(name: string, url: string): Promise<boole
 }
 
 export const redisAvailable = () => serviceAvailable('Redis', REDIS_URL)
+
+/**
+ * Whether this machine can listen on the IPv6 loopback (::1); containers often run without IPv6.
+ * Only "no such address here" means unavailable: any other error is thrown, not taken for a skip.
+ */
+export function ipv6LoopbackAvailable(): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRNOTAVAIL' || err.code === 'EAFNOSUPPORT' ? resolve(false) : reject(err)))
+    server.listen(0, '::1', () => server.close(() => resolve(true)))
+  })
+}
+
+/** For a test that needs `name` where it is missing: a failure under CI, else a printed SKIPPED line (then skip the test). */
+export function reportMissing(name: string, reason: string): void {
+  if (process.env.CI) throw new Error(`${reason}: CI requires ${name}`)
+  console.warn(`SKIPPED: tests needing ${name} (${reason}; set CI=1 to make this a failure)`)
+}

@@ -4,6 +4,7 @@
  * TypeScript types all come from here and from records/record.ts.
  */
 import { z } from 'zod'
+import { component } from '../components.js'
 import { ERROR_CODES } from '../errors.js'
 import { FactSchema, KINDS, RecordIdSchema } from '../records/record.js'
 
@@ -11,8 +12,8 @@ export const API_VERSION = '1.4.0'
 export const API_PREFIX = '/api/v1'
 export const LIMITS = { maxLimit: 50, defaultLimit: 10, maxOffset: 10_000, maxQueryLength: 300 } as const
 
-export const SearchInterpretationSchema = z
-  .strictObject({
+export const SearchInterpretationSchema = component(
+  z.strictObject({
     words: z.array(z.string()).describe('The words the search required, as typed (after correction), in query order. A phrase with aliases counts as one.'),
     ignored: z.array(z.string()).describe('Words of the query that were not required: stop words and question words.'),
     corrected: z
@@ -25,33 +26,36 @@ export const SearchInterpretationSchema = z
       .array(z.strictObject({ without: z.string(), q: z.string(), total: z.int().positive() }))
       .max(5)
       .describe('Only when total is 0: queries that would match, each the query minus one word, with their totals, most specific (fewest matches) first; empty when none would.'),
-  })
-  .meta({ id: 'SearchInterpretation', description: 'How q was read: present whenever q is given.' })
+  }),
+  { id: 'SearchInterpretation', description: 'How q was read: present whenever q is given.' },
+)
 export type SearchInterpretation = z.infer<typeof SearchInterpretationSchema>
 
-export const SearchEnvelopeSchema = z
-  .strictObject({
+export const SearchEnvelopeSchema = component(
+  z.strictObject({
     results: z.array(FactSchema),
     total: z.int().nonnegative().describe('Number of matching records.'),
     limit: z.int().min(1).max(LIMITS.maxLimit),
     offset: z.int().min(0).max(LIMITS.maxOffset),
     interpretation: SearchInterpretationSchema.optional(),
-  })
-  .meta({ id: 'SearchResult', description: 'A page of matching records.' })
+  }),
+  { id: 'SearchResult', description: 'A page of matching records.' },
+)
 export type SearchEnvelope = z.infer<typeof SearchEnvelopeSchema>
 
-export const ErrorBodySchema = z
-  .strictObject({
+export const ErrorBodySchema = component(
+  z.strictObject({
     error: z.strictObject({
       code: z.enum(ERROR_CODES),
       message: z.string().describe('Human-readable; names the parameter at fault.'),
     }),
-  })
-  .meta({ id: 'Error', description: 'Body of every error response.' })
+  }),
+  { id: 'Error', description: 'Body of every error response.' },
+)
 
 const link = z.string().describe('Absolute URL, or root-relative when no public base URL is configured.')
-export const CatalogueSchema = z
-  .strictObject({
+export const CatalogueSchema = component(
+  z.strictObject({
     name: z.string(),
     description: z.string(),
     version: z.literal(API_VERSION),
@@ -76,8 +80,9 @@ export const CatalogueSchema = z
       max_q_length: z.int(),
     }),
     reuse: z.strictObject({ summary: z.string(), attribution: z.string(), contact: z.string() }),
-  })
-  .meta({ id: 'Catalogue', description: 'What the API offers: record counts, links, limits and reuse conditions.' })
+  }),
+  { id: 'Catalogue', description: 'What the API offers: record counts, links, limits and reuse conditions.' },
+)
 export type Catalogue = z.infer<typeof CatalogueSchema>
 
 // Query values arrive as strings; only plain decimal digits become numbers, so "1e1", "+5" and " 5" are refused.
@@ -92,6 +97,20 @@ export const PoLiveSchema = z
   .optional()
   .describe('Live read. Without it the answer is a 307 to the same address with po_live=1.')
 
+/**
+ * An enumerated parameter takes its values exactly as documented: case is not folded, so each value
+ * has one spelling (one cache entry, one ETag) and the OpenAPI `enum` says all there is to know. A
+ * value that differs only by case is told the spelling to send.
+ */
+function enumParam<const T extends readonly [string, ...string[]]>(values: T, expected: string) {
+  const error = (issue: { input?: unknown }) => {
+    const given = typeof issue.input === 'string' ? issue.input.toLowerCase() : undefined
+    const meant = values.find((v) => v.toLowerCase() === given)
+    return meant === undefined ? expected : `${expected}; values are case-sensitive: send "${meant}"`
+  }
+  return z.enum(values, { error })
+}
+
 export const SearchParamsSchema = z.strictObject({
   q: z
     .string()
@@ -102,8 +121,8 @@ export const SearchParamsSchema = z.strictObject({
       'Words to find in title, text, description or references. Accents and case are ignored; question and stop words are ignored; every other word must be present, as itself, another of its forms or an alias; a word found nowhere is corrected. The answer says how q was read (interpretation).',
     )
     .meta({ maxLength: LIMITS.maxQueryLength }),
-  region: z.enum(['france'], { error: 'must be france' }).optional().describe('Only records whose regions hold France.'),
-  kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }).optional().describe('Only records of this kind.'),
+  region: enumParam(['france'], 'must be france').optional().describe('Only records whose regions hold France.'),
+  kind: enumParam(KINDS, `must be one of ${KINDS.join(', ')}`).optional().describe('Only records of this kind.'),
   limit: intParam(1, LIMITS.maxLimit, LIMITS.defaultLimit, 'Page size.'),
   offset: intParam(0, LIMITS.maxOffset, 0, 'Records to skip; page with offset and limit.'),
   po_live: PoLiveSchema,

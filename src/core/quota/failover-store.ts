@@ -4,9 +4,16 @@
  * because of Redis; the switch is logged once each way and reported to `onDegraded`/`onRecovered`.
  */
 import type { Log } from '../log.js'
-import type { MemoryRateLimitStore } from './memory-store.js'
-import type { RedisRateLimitStore } from './redis-store.js'
 import type { Decision, RateLimitStore } from './store.js'
+
+/**
+ * What the failover needs of the shared store (RedisRateLimitStore): its decisions, and its
+ * connection's state and `ready` event, so that no request is sent to a connection known to be down.
+ */
+export type SharedRateLimitStore = Omit<RateLimitStore, 'take'> & {
+  take(key: string, limit: number): Promise<Decision>
+  readonly redis: { readonly status: string; on(event: 'ready', listener: () => void): unknown }
+}
 
 export type FailoverEvents = {
   log: Pick<Log, 'warn' | 'info'>
@@ -21,8 +28,8 @@ export class FailoverRateLimitStore implements RateLimitStore {
   readonly windowMs: number
 
   constructor(
-    private readonly primary: RedisRateLimitStore,
-    private readonly fallback: MemoryRateLimitStore,
+    private readonly primary: SharedRateLimitStore,
+    private readonly fallback: RateLimitStore,
     private readonly events: FailoverEvents,
   ) {
     if (primary.windowMs !== fallback.windowMs) throw new Error('quota: the Redis and memory stores must share one window')

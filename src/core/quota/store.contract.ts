@@ -52,6 +52,26 @@ export function describeRateLimitStore(name: string, make: (clock: { now: number
       }
     })
 
+    it('counts the wait from the oldest counted request: t stays 60 for its first second, then counts down', async () => {
+      const { clock, store, take } = await setup()
+      try {
+        const started = clock.now
+        // The whole budget within 952 ms (what a fast client does): every answer says a full minute.
+        for (let i = 0; i < LIMIT; i++) {
+          expect(await take(), `request ${i + 1}`).toEqual({ allowed: true, remaining: LIMIT - 1 - i, resetSeconds: 60 })
+          clock.now += 8
+        }
+        clock.now = started + 999
+        expect(await take()).toEqual({ allowed: false, remaining: 0, resetSeconds: 60 })
+        clock.now = started + 1_000 // the oldest is a second old: 59 s until it leaves
+        expect(await take()).toEqual({ allowed: false, remaining: 0, resetSeconds: 59 })
+        clock.now = started + 1_001
+        expect(await take()).toEqual({ allowed: false, remaining: 0, resetSeconds: 59 })
+      } finally {
+        await store.close()
+      }
+    })
+
     it('keeps separate budgets per key', async () => {
       const { store, take } = await setup()
       try {

@@ -8,11 +8,12 @@
  * which is exactly the drift this module exists to prevent.
  */
 import { z } from 'zod'
+import { component } from '../components.js'
 
 /** The nine kinds, in the spec's order; this order is also the order of an unfiltered listing. */
 export const KINDS = ['fact', 'expertise', 'organization', 'offer', 'person', 'article', 'lesson', 'page', 'tool'] as const
 export type Kind = (typeof KINDS)[number]
-export const KindSchema = z.enum(KINDS).meta({ id: 'Kind', description: 'Kind of record.' })
+export const KindSchema = component(z.enum(KINDS), { id: 'Kind', description: 'Kind of record.' })
 
 export const ID_PATTERN = /^(?:(?:expertise-)?fait|page|brand|offer|person)-[a-f0-9]{16}$/
 
@@ -29,10 +30,10 @@ export const ID_PREFIX_BY_KIND: Readonly<Record<Kind, string>> = {
   tool: 'page-',
 }
 
-export const RecordIdSchema = z
-  .string()
-  .regex(ID_PATTERN, 'must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits')
-  .meta({ id: 'RecordId', example: 'fait-3f2a9c1d4e5b6a70' })
+export const RecordIdSchema = component(
+  z.string().regex(ID_PATTERN, 'must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits'),
+  { id: 'RecordId', example: 'fait-3f2a9c1d4e5b6a70' },
+)
 
 // Links must be http(s): a records file must not be able to smuggle `javascript:` URLs to reusers.
 const httpUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain })
@@ -40,93 +41,103 @@ const nonEmpty = () => z.string().trim().min(1)
 // Unknown keys are kept out of published records: strict objects catch typos in a records file.
 const strict = z.strictObject
 
-export const SourceSchema = strict({
-  url: httpUrl(),
-  label: nonEmpty(),
-  type: z.enum(['official', 'operator', 'brand', 'source']),
-}).meta({ id: 'Source', description: 'A source of the record. `official` marks a legal or governmental text.' })
+export const SourceSchema = component(
+  strict({
+    url: httpUrl(),
+    label: nonEmpty(),
+    type: z.enum(['official', 'operator', 'brand', 'source']),
+  }),
+  { id: 'Source', description: 'A source of the record. `official` marks a legal or governmental text.' },
+)
 
-export const VideoSchema = strict({
-  youtube_id: z.string().optional(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  url: httpUrl().optional(),
-  embed_url: httpUrl().optional(),
-  thumbnail_url: httpUrl().optional(),
-  duration: z.string().optional(),
-  duration_seconds: z.int().nonnegative().optional(),
-  upload_date: z.string().optional(),
-  chapters: z.array(strict({ start_seconds: z.int().nonnegative(), title: z.string(), url: httpUrl() })).optional(),
-}).meta({ id: 'Video', description: 'Video displayed on a lesson, with its structured-data values; no transcript.' })
+export const VideoSchema = component(
+  strict({
+    youtube_id: z.string().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    url: httpUrl().optional(),
+    embed_url: httpUrl().optional(),
+    thumbnail_url: httpUrl().optional(),
+    duration: z.string().optional(),
+    duration_seconds: z.int().nonnegative().optional(),
+    upload_date: z.string().optional(),
+    chapters: z.array(strict({ start_seconds: z.int().nonnegative(), title: z.string(), url: httpUrl() })).optional(),
+  }),
+  { id: 'Video', description: 'Video displayed on a lesson, with its structured-data values; no transcript.' },
+)
 
-export const ChapterSchema = strict({ number: z.int().nonnegative(), title: nonEmpty() }).meta({
+export const ChapterSchema = component(strict({ number: z.int().nonnegative(), title: nonEmpty() }), {
   id: 'Chapter',
   description: 'Course chapter of a lesson.',
 })
 
-export const RelatedSchema = strict({ title: nonEmpty(), url: httpUrl(), text: z.string() }).meta({
+export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(), text: z.string() }), {
   id: 'Related',
   description: 'A related record or page.',
 })
 
 // schema.org-flavoured, open objects (CONTRACT.md): the listed properties are typed, others pass through.
-export const OrganizationDataSchema = z
-  .looseObject({
+export const OrganizationDataSchema = component(
+  z.looseObject({
     legal_name: z.string().optional(),
     address: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     telephone: z.string().optional(),
     same_as: z.array(httpUrl()).optional(),
-  })
-  .meta({ id: 'OrganizationData' })
+  }),
+  { id: 'OrganizationData' },
+)
 
-export const PersonDataSchema = z
-  .looseObject({ job_title: z.string().optional(), affiliation: z.string().optional() })
-  .meta({ id: 'PersonData' })
+export const PersonDataSchema = component(z.looseObject({ job_title: z.string().optional(), affiliation: z.string().optional() }), {
+  id: 'PersonData',
+})
 
-export const OfferDataSchema = z
-  .looseObject({
+export const OfferDataSchema = component(
+  z.looseObject({
     price: z.union([z.number().nonnegative(), z.string()]).optional(),
     price_currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').optional(),
     valid_from: z.iso.date().optional(),
     valid_through: z.iso.date().optional(),
-  })
-  .meta({ id: 'OfferData' })
+  }),
+  { id: 'OfferData' },
+)
 
-export const FactSchema = strict({
-  id: RecordIdSchema,
-  kind: KindSchema,
-  title: nonEmpty(),
-  text: z.string(),
-  description: z.string().optional(),
-  url: httpUrl().describe('Link to the original page of the record.'),
-  regions: z.array(nonEmpty()).describe("Territory declared in the record. Official rules and lessons carry 'France'."),
-  verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
-  effective_from: z.iso.date().optional(),
-  modified_at: z.iso.datetime({ offset: true }).optional().describe('RFC 3339 date-time; not a verification.'),
-  evidence_kind: z.enum(['product', 'method', 'declaration', 'analysis']).optional(),
-  verification_scope: z.string().max(500).optional().describe('Scope of the verification; only with verified_at.'),
-  bibliography: z.array(nonEmpty()).optional(),
-  chapter: ChapterSchema.optional(),
-  image: httpUrl().optional(),
-  video: VideoSchema.optional(),
-  organization_data: OrganizationDataSchema.optional(),
-  person_data: PersonDataSchema.optional(),
-  offer_data: OfferDataSchema.optional(),
-  sources: z.array(SourceSchema),
-  related: z.array(RelatedSchema).optional(),
-})
-  .superRefine((record, ctx) => {
-    const prefix = ID_PREFIX_BY_KIND[record.kind]
-    // `page-` is a suffix of nothing else, but `fait-` is a suffix of `expertise-fait-`: compare exactly.
-    const actual = record.id.startsWith('expertise-fait-') ? 'expertise-fait-' : record.id.slice(0, record.id.indexOf('-') + 1)
-    if (actual !== prefix) {
-      ctx.addIssue({ code: 'custom', path: ['id'], message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"` })
-    }
-    if (record.verification_scope !== undefined && record.verified_at === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['verification_scope'], message: 'is only allowed together with verified_at' })
-    }
+export const FactSchema = component(
+  strict({
+    id: RecordIdSchema,
+    kind: KindSchema,
+    title: nonEmpty(),
+    text: z.string(),
+    description: z.string().optional(),
+    url: httpUrl().describe('Link to the original page of the record.'),
+    regions: z.array(nonEmpty()).describe("Territory declared in the record. Official rules and lessons carry 'France'."),
+    verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
+    effective_from: z.iso.date().optional(),
+    modified_at: z.iso.datetime({ offset: true }).optional().describe('RFC 3339 date-time; not a verification.'),
+    evidence_kind: z.enum(['product', 'method', 'declaration', 'analysis']).optional(),
+    verification_scope: z.string().max(500).optional().describe('Scope of the verification; only with verified_at.'),
+    bibliography: z.array(nonEmpty()).optional(),
+    chapter: ChapterSchema.optional(),
+    image: httpUrl().optional(),
+    video: VideoSchema.optional(),
+    organization_data: OrganizationDataSchema.optional(),
+    person_data: PersonDataSchema.optional(),
+    offer_data: OfferDataSchema.optional(),
+    sources: z.array(SourceSchema),
+    related: z.array(RelatedSchema).optional(),
   })
-  .meta({ id: 'Fact', description: 'A reference record, with its link, sources and verification fields.' })
+    .superRefine((record, ctx) => {
+      const prefix = ID_PREFIX_BY_KIND[record.kind]
+      // `page-` is a suffix of nothing else, but `fait-` is a suffix of `expertise-fait-`: compare exactly.
+      const actual = record.id.startsWith('expertise-fait-') ? 'expertise-fait-' : record.id.slice(0, record.id.indexOf('-') + 1)
+      if (actual !== prefix) {
+        ctx.addIssue({ code: 'custom', path: ['id'], message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"` })
+      }
+      if (record.verification_scope !== undefined && record.verified_at === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['verification_scope'], message: 'is only allowed together with verified_at' })
+      }
+    }),
+  { id: 'Fact', description: 'A reference record, with its link, sources and verification fields.' },
+)
 
 /** A published record. Immutable once loaded. */
 export type Fact = z.infer<typeof FactSchema>

@@ -22,7 +22,7 @@ export type GuideSource = { file: string; path: string; summary: string }
 export const GUIDES: readonly GuideSource[] = [
   { file: 'api.md', path: '/docs', summary: 'Use the API: addresses, parameters, errors, quota, MCP.' },
   { file: 'search.md', path: '/docs/search', summary: 'How search matches and ranks records.' },
-  { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of indexed words the search treats as forms of one word.' },
+  { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of the sample’s words the search treats as one word: accents, plurals, forms.' },
   { file: 'operations.md', path: '/docs/operations', summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.' },
 ]
 
