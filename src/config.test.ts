@@ -4,16 +4,18 @@ import { BUNDLED_RECORDS_FILE, loadConfig, loadDatabaseUrl, loadMcpConfig, parse
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
-      http: { port: 8080, host: '0.0.0.0', backlog: 4096, publicBaseUrl: undefined, trustProxy: undefined },
+      // This machine only, unless told otherwise: a laptop's server is not offered to its network.
+      http: { port: 8080, host: '127.0.0.1', backlog: 4096, publicBaseUrl: undefined, trustProxy: undefined },
       quota: { perMinute: 120, redisUrl: undefined, redisKeyPrefix: 'reference-records:', redisTimeoutMs: 25 },
       records: { file: BUNDLED_RECORDS_FILE, databaseUrl: undefined },
       log: { level: 'info', hashKey: undefined },
+      metrics: { allow: ['loopback', 'private'] },
       publisher: { contact: 'contact@code-et-conduite.example' },
     })
   })
   it('reads the environment, and flags win over it', () => {
-    const config = loadConfig({ PORT: '9000', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, { port: '9001', 'public-base-url': 'https://records.example.org/' })
-    expect(config.http).toEqual({ port: 9001, host: '127.0.0.1', backlog: 4096, publicBaseUrl: 'https://records.example.org' })
+    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', LOG_LEVEL: 'warn' }, { port: '9001', 'public-base-url': 'https://records.example.org/' })
+    expect(config.http).toEqual({ port: 9001, host: '0.0.0.0', backlog: 4096, publicBaseUrl: 'https://records.example.org' })
     expect(config.log.level).toBe('warn')
   })
   it('treats an empty variable as unset', () => {
@@ -40,11 +42,17 @@ describe('loadConfig', () => {
   })
   it.each([
     ['TRUST_PROXY', '2', /TRUST_PROXY \(--trust-proxy\) = "2": "2" is not an IP address or CIDR range/],
+    ['METRICS_ALLOW', 'loopback,intranet', /METRICS_ALLOW \(--metrics-allow\) = "loopback,intranet": "intranet" is not an IP address or CIDR range; give loopback, private, \*, addresses or CIDR ranges/],
+    ['METRICS_ALLOW', ' , ', /METRICS_ALLOW .*no client is named/],
     ['REDIS_URL', 'http://cache', /REDIS_URL \(--redis-url\) = "http:\/\/cache": must be a redis:\/\/ or rediss:\/\/ URL/],
     ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*must be from 1 to 1000/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
   ])('refuses %s=%s, naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message)
+  })
+  it('reads who may read /metrics', () => {
+    expect(loadConfig({ METRICS_ALLOW: 'loopback, 198.51.100.7,2001:db8::/32' }).metrics.allow).toEqual(['loopback', '198.51.100.7', '2001:db8::/32'])
+    expect(loadConfig({}, { 'metrics-allow': '*' }).metrics.allow).toEqual(['*'])
   })
   it('refuses a public base URL with a query', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(/must not contain a query or a fragment/)

@@ -29,7 +29,12 @@ const databaseUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postg
 /** Every setting, with its default. Keys are the environment variable names. */
 export const SettingsSchema = z.object({
   PORT: port.default(8080).describe('TCP port of the HTTP server. Default 8080.'),
-  HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0').describe('Address to listen on. Default 0.0.0.0 (every IPv4 interface); use :: for IPv6 too.'),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .default('127.0.0.1')
+    .describe('Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 for every IPv4 interface (containers, servers), :: for IPv6 too.'),
   LISTEN_BACKLOG: z
     .string()
     .regex(/^\d{1,6}$/, 'must be a whole number of connections')
@@ -62,6 +67,18 @@ export const SettingsSchema = z.object({
     })
     .optional()
     .describe('Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges (e.g. 10.0.0.0/8). Default: none, the socket address is the client.'),
+  METRICS_ALLOW: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseAllowedClients(value)
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; give loopback, private, *, addresses or CIDR ranges, comma-separated` })
+        return z.NEVER
+      }
+    })
+    .default(['loopback', 'private'])
+    .describe('Clients that may read GET /metrics: comma-separated addresses, CIDR ranges, loopback, private (RFC 1918, IPv6 unique-local and link-local) or * for everyone. Others get 404. Default loopback,private.'),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional()
@@ -89,6 +106,15 @@ export function parseTrustedProxies(value: string): string[] {
     const valid = entry.includes('/') ? isCidr(entry) : isAddress(entry)
     if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
   }
+  return entries
+}
+
+/** Parses METRICS_ALLOW: the keywords loopback, private and *, or addresses and CIDR ranges. Throws naming the bad entry. */
+export function parseAllowedClients(value: string): string[] {
+  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
+  if (entries.length === 0) throw new Error('no client is named')
+  const ranges = entries.filter((e) => e !== 'loopback' && e !== 'private' && e !== '*')
+  parseTrustedProxies(ranges.join(','))
   return entries
 }
 
@@ -153,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     quota: { perMinute: s.RATE_LIMIT_PER_MINUTE, redisUrl: s.REDIS_URL, redisKeyPrefix: s.REDIS_KEY_PREFIX, redisTimeoutMs: s.REDIS_TIMEOUT_MS },
     records: { file: s.RECORDS_FILE, databaseUrl: s.DATABASE_URL },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },
+    metrics: { allow: s.METRICS_ALLOW },
     publisher: { contact: s.PUBLISHER_CONTACT },
   })
 }

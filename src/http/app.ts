@@ -26,6 +26,7 @@ import { catalogueRoutes } from './routes/catalogue.js'
 import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
 import { downloadRoutes } from './routes/download.js'
 import { healthRoutes, type MetricsExposition } from './routes/health.js'
+import { allowedClients } from './allowed-clients.js'
 import { recordRoutes } from './routes/records.js'
 import { searchRoutes } from './routes/search.js'
 import { DEFAULT_TIMEOUTS, httpServerParts, type Timeouts } from './server.js'
@@ -76,6 +77,8 @@ export type HttpAppDeps = {
     trustProxy?: readonly string[]
     /** Key of the hash that replaces client addresses in logs; random when absent. */
     logHashKey?: string
+    /** Clients that may read /metrics (METRICS_ALLOW entries); loopback and private networks when absent. */
+    metricsAllow?: readonly string[]
     /** Bounds on slow, idle and stalled clients; the defaults of server.ts for those not given. */
     timeouts?: Partial<Timeouts>
   }
@@ -161,7 +164,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   downloadRoutes(app, ctx)
-  healthRoutes(app, deps.records, deps.metrics)
+  healthRoutes(app, deps.records, deps.metrics, allowedClients(deps.settings.metricsAllow ?? ['loopback', 'private']))
   pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
   for (const mount of deps.mounts) await mountHandler(app, mount, deps.records)
   const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]

@@ -107,7 +107,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const http = await buildHttpApp({
       records,
       catalogues,
-      settings: { publicBaseUrl: config.http.publicBaseUrl, trustProxy: config.http.trustProxy, logHashKey: config.log.hashKey, timeouts: options.timeouts },
+      settings: {
+        publicBaseUrl: config.http.publicBaseUrl,
+        trustProxy: config.http.trustProxy,
+        logHashKey: config.log.hashKey,
+        metricsAllow: config.metrics.allow,
+        timeouts: options.timeouts,
+      },
       logger,
       quota,
       metrics: metrics.exposition,

@@ -6,7 +6,12 @@ import type { LiveRecords } from '../../core/snapshots/live-records.js'
 /** The Prometheus exposition, rendered by whoever owns the metrics registry. */
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
 
-export function healthRoutes(app: FastifyInstance, records: LiveRecords, metrics: MetricsExposition): void {
+/**
+ * `mayReadMetrics` decides who reads /metrics: its figures (traffic, memory, which snapshot, Redis
+ * state) are for the operator, so a client outside the allowed ones gets the same 404 as any unknown
+ * path, which tells it nothing. /healthz and /readyz stay open: load balancers probe them.
+ */
+export function healthRoutes(app: FastifyInstance, records: LiveRecords, metrics: MetricsExposition, mayReadMetrics: (address: string) => boolean): void {
   // Liveness: the event loop answers. Never depends on records or on Redis, so a restart is not triggered by them.
   app.get('/healthz', (_req, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }))
 
@@ -26,7 +31,8 @@ export function healthRoutes(app: FastifyInstance, records: LiveRecords, metrics
       })
   })
 
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', async (req, reply) => {
+    if (!mayReadMetrics(req.ip)) throw new ApiError('not_found', 'No such path: /metrics')
     const { contentType, body } = await metrics()
     return reply.type(contentType).header('cache-control', 'no-store').send(body)
   })
