@@ -1,25 +1,20 @@
 /**
- * Sends a pre-serialised JSON body with its strong ETag, or a 304 when the client already has it.
- * Live reads answer `Cache-Control: no-cache`: caches may keep them but must revalidate, which is a
- * cheap 304 thanks to the ETag.
+ * Conditional requests and the sending of a prepared answer through the framework (the fast path
+ * sends the same Answer itself).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Answer, Conditions } from './api-answers.js'
 
-const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison, and "*" matches any current representation. */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false
-  if (header.trim() === '*') return true
-  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag
-  return header.split(',').some((tag) => {
-    const t = tag.trim()
-    return (t.startsWith('W/') ? t.slice(2) : t) === opaque
-  })
+/** The request header fields an answer depends on. */
+export function conditionsOf(req: FastifyRequest): Conditions {
+  const acceptEncoding = req.headers['accept-encoding']
+  return { ifNoneMatch: req.headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding }
 }
 
-export function sendJson(req: FastifyRequest, reply: FastifyReply, body: string | Buffer, etag: string): FastifyReply {
-  reply.header('etag', etag).header('cache-control', 'no-cache')
-  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return reply.code(304).send()
-  return reply.type(JSON_TYPE).send(body)
+export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  void reply.code(answer.status)
+  const { headers } = answer
+  for (let i = 0; i < headers.length; i += 2) void reply.header(headers[i]!, headers[i + 1])
+  return answer.body === undefined ? reply.send() : reply.send(answer.body)
 }

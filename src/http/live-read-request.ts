@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { currentSnapshot } from '../core/api/reader.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
+import type { ApiAnswers } from './api-answers.js'
 import { redirectToLiveRead } from './live-read.js'
 import { parseQuery, rawQuery, type QueryPairs } from './query.js'
 
@@ -10,6 +11,8 @@ export type ApiContext = {
   records: LiveRecords
   /** Public base URL for absolute links (Location, catalogue links); root-relative otherwise. */
   publicBaseUrl?: string
+  /** The prepared bodies, shared with the fast path. */
+  answers: ApiAnswers
 }
 
 /**

@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { RecordIndex } from '../core/search/record-index.js'
+import { PreparedBody } from './prepared-body.js'
 import { ResponseCache } from './response-cache.js'
 
 setFlagsFromString('--expose-gc')
@@ -18,7 +19,7 @@ describe('ResponseCache', () => {
   it('returns what was stored for the same snapshot only', () => {
     const cache = new ResponseCache()
     const other = {} as RecordIndex
-    cache.set(snapshot, '/a', { body: Buffer.from('{"a":1}'), etag: '"a"' })
+    cache.set(snapshot, '/a', new PreparedBody(Buffer.from('{"a":1}'), 'application/json', 'fast', '"a"'))
     expect(cache.get(snapshot, '/a')?.body.toString()).toBe('{"a":1}')
     expect(cache.get(other, '/a')).toBeUndefined()
   })
@@ -29,10 +30,23 @@ describe('ResponseCache', () => {
     const before = held()
     for (let i = 0; i < 100_000; i++) {
       const body = Buffer.from(`{"results":[],"total":0,"limit":10,"offset":${i % 10_000}}`) // from the shared pool
-      cache.set(snapshot, `/api/v1/facts?q=nothing${i}&po_live=1`, { body, etag: `"${'e'.repeat(27)}"` })
+      cache.set(snapshot, `/api/v1/facts?q=nothing${i}&po_live=1`, new PreparedBody(body, 'application/json', 'fast', `"${'e'.repeat(27)}"`))
     }
     const grown = held() - before
     expect(cache.heldBytes(snapshot)).toBeLessThanOrEqual(bound)
     expect(grown).toBeLessThan(bound * 1.25)
+  })
+
+  it('counts room for the compressed variants: large answers compressed both ways stay within the bound', () => {
+    const bound = 4 * 1024 * 1024
+    const cache = new ResponseCache(bound)
+    const text = JSON.stringify({ results: Array.from({ length: 40 }, (_, i) => ({ id: i, title: `Règle ${i}`, text: 'La vitesse est limitée en agglomération. '.repeat(8) })) })
+    const before = held()
+    for (let i = 0; i < 2_000; i++) {
+      const stored = cache.set(snapshot, `/api/v1/facts?q=x${i}&po_live=1`, new PreparedBody(`${text}${i}`, 'application/json', 'fast'))
+      stored.encodedSync('br')
+      stored.encodedSync('gzip')
+    }
+    expect(held() - before).toBeLessThan(bound * 1.25)
   })
 })

@@ -8,11 +8,12 @@
  * is ~50 bytes) costs far more in bookkeeping than in body, and a body sliced from Node's shared 8 KiB
  * buffer pool would keep the whole slab alive. So each body is copied into memory of its own, and
  * each entry counts its key, its ETag and a measured per-entry overhead (test: response-cache.test.ts).
+ * Compressed variants are made later, on demand; each entry reserves room for them up front (JSON
+ * compresses to well under a third with either Brotli or gzip, so both fit in 3/4 of the body).
  */
 import { LRUCache } from 'lru-cache'
 import type { RecordIndex } from '../core/search/record-index.js'
-
-export type CachedResponse = { body: Buffer; etag: string }
+import { PreparedBody, ownCopy } from './prepared-body.js'
 
 /** Memory held per snapshot by default; a typical search answer is 2–20 KB. */
 export const DEFAULT_MAX_CACHED_BYTES = 32 * 1024 * 1024
@@ -22,23 +23,26 @@ export const DEFAULT_MAX_CACHED_BYTES = 32 * 1024 * 1024
  * heap + external after GC); rounded up.
  */
 export const ENTRY_OVERHEAD_BYTES = 640
+/** Room reserved for the Brotli and gzip variants of a body, as a share of its size. */
+export const VARIANTS_SHARE = 0.75
 
 export class ResponseCache {
-  readonly #bySnapshot = new WeakMap<RecordIndex, LRUCache<string, CachedResponse>>()
+  readonly #bySnapshot = new WeakMap<RecordIndex, LRUCache<string, PreparedBody>>()
 
   constructor(private readonly maxBytes = DEFAULT_MAX_CACHED_BYTES) {}
 
-  get(index: RecordIndex, key: string): CachedResponse | undefined {
+  get(index: RecordIndex, key: string): PreparedBody | undefined {
     return this.#bySnapshot.get(index)?.get(key)
   }
 
-  set(index: RecordIndex, key: string, value: CachedResponse): CachedResponse {
+  /** Stores a copy of `value` (a body of its own) and returns it. */
+  set(index: RecordIndex, key: string, value: PreparedBody): PreparedBody {
     let cache = this.#bySnapshot.get(index)
     if (cache === undefined) {
-      cache = new LRUCache<string, CachedResponse>({ maxSize: this.maxBytes, sizeCalculation: (v, k) => entrySize(k, v) })
+      cache = new LRUCache<string, PreparedBody>({ maxSize: this.maxBytes, sizeCalculation: (v, k) => entrySize(k, v) })
       this.#bySnapshot.set(index, cache)
     }
-    const own = { body: ownCopy(value.body), etag: value.etag }
+    const own = new PreparedBody(ownCopy(value.body), value.type, value.effort, value.etag)
     cache.set(key, own)
     return own
   }
@@ -49,11 +53,5 @@ export class ResponseCache {
   }
 }
 
-const entrySize = (key: string, value: CachedResponse) => ENTRY_OVERHEAD_BYTES + key.length + value.etag.length + value.body.length
-
-/** A copy in an ArrayBuffer of its own, so the entry never pins a shared pool slab. */
-function ownCopy(body: Buffer): Buffer {
-  const copy = Buffer.allocUnsafeSlow(body.length)
-  body.copy(copy)
-  return copy
-}
+const entrySize = (key: string, value: PreparedBody) =>
+  ENTRY_OVERHEAD_BYTES + key.length + value.etag.length + Math.ceil(value.body.length * (1 + VARIANTS_SHARE))

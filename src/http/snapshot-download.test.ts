@@ -14,7 +14,7 @@ describe('SnapshotDownloads', () => {
     const index = new RecordIndex({ records: fixture })
     const plain = new SnapshotDownloads().plain(index)
     const body = await text(plain.stream())
-    expect(body).toBe(index.all.map((e) => `${e.json}\n`).join(''))
+    expect(body).toBe(index.all.map((e) => `${e.bytes.toString()}\n`).join(''))
     expect(plain.length).toBe(Buffer.byteLength(body))
   })
 

@@ -15,17 +15,22 @@ import type { RecordIndex } from '../core/search/record-index.js'
 /** Bytes gathered per chunk of the streamed body: large enough to keep writes few. */
 const CHUNK_BYTES = 64 * 1024
 
+const NEWLINE = Buffer.from('\n')
+
 /** The plain body's lines, gathered into chunks of about CHUNK_BYTES. */
 function* ndjsonChunks(index: RecordIndex): Generator<Buffer> {
-  let chunk = ''
+  let parts: Buffer[] = []
+  let size = 0
   for (const entry of index.all) {
-    chunk += `${entry.json}\n`
-    if (chunk.length >= CHUNK_BYTES) {
-      yield Buffer.from(chunk)
-      chunk = ''
+    parts.push(entry.bytes, NEWLINE)
+    size += entry.bytes.length + 1
+    if (size >= CHUNK_BYTES) {
+      yield Buffer.concat(parts, size)
+      parts = []
+      size = 0
     }
   }
-  if (chunk !== '') yield Buffer.from(chunk)
+  if (size > 0) yield Buffer.concat(parts, size)
 }
 
 export type PlainDownload = { etag: string; length: number; stream(): Readable }
@@ -40,7 +45,7 @@ export class SnapshotDownloads {
     let plain = this.#plain.get(index)
     if (plain === undefined) {
       let length = 0
-      for (const entry of index.all) length += Buffer.byteLength(entry.json) + 1
+      for (const entry of index.all) length += entry.bytes.length + 1
       // The snapshot's version hashes exactly these lines (each record's JSON and "\n", in listing order).
       plain = { etag: strongEtag(`ndjson|${index.version}`), length, stream: () => Readable.from(ndjsonChunks(index), { objectMode: false }) }
       this.#plain.set(index, plain)

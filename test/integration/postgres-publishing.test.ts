@@ -65,7 +65,7 @@ describe.runIf(available)('publishing to PostgreSQL', () => {
     const fromFile = new RecordIndex(await new FileRecordSource(SMALL_FIXTURE).load())
     const fromDatabase = new RecordIndex(batch)
     expect(fromDatabase.version).toBe(fromFile.version)
-    expect(fromDatabase.all.map((e) => e.json)).toEqual(fromFile.all.map((e) => e.json))
+    expect(fromDatabase.all.map((e) => e.bytes.toString())).toEqual(fromFile.all.map((e) => e.bytes.toString()))
     expect(batch.publishedAt).toBe(publication.publishedAt.toISOString())
     expect(batch.snapshot).toEqual({ id: 1, publication: publication.publicationId })
   })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Fact } from '../records/record.js'
 import { RecordIndex } from '../search/record-index.js'
 import { SearchEnvelopeSchema } from './schemas.js'
-import { answerSearch, searchEnvelope, searchEnvelopeJson } from './search.js'
+import { answerSearch, searchEnvelope, searchEnvelopeBytes } from './search.js'
 
 const records = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
 const index = new RecordIndex({ records })
@@ -12,7 +12,7 @@ const answer = (q?: string, offset = 0) => answerSearch(index, { q, limit: 10, o
 describe('the search answer', () => {
   it.each([undefined, 'priorité', 'est-ce que la priorité à droite', 'prioriter', 'zzzz priorité', ''])('is the same envelope as JSON and as an object, valid against the schema (q=%s)', (q) => {
     const a = answer(q)
-    const json = searchEnvelopeJson(a)
+    const json = searchEnvelopeBytes(a).toString()
     expect(JSON.parse(json)).toEqual(searchEnvelope(a))
     expect(SearchEnvelopeSchema.safeParse(JSON.parse(json)).success).toBe(true)
   })

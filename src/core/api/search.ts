@@ -41,11 +41,18 @@ export function searchEnvelope(answer: SearchAnswer): SearchEnvelope {
   return envelope
 }
 
-/** The envelope as JSON, assembled from each record's JSON serialised at load: no JSON.stringify of records per request. */
-export function searchEnvelopeJson(answer: SearchAnswer): string {
-  let body = '{"results":['
-  for (let i = 0; i < answer.results.length; i++) body += (i === 0 ? '' : ',') + answer.results[i]!.json
-  body += `],"total":${answer.total},"limit":${answer.limit},"offset":${answer.offset}`
-  if (answer.interpretation !== undefined) body += `,"interpretation":${JSON.stringify(answer.interpretation)}`
-  return `${body}}`
+const RESULTS_OPEN = Buffer.from('{"results":[')
+const COMMA = Buffer.from(',')
+
+/** The envelope as JSON bytes, assembled from each record's bytes encoded at load: no JSON.stringify of records per request. */
+export function searchEnvelopeBytes(answer: SearchAnswer): Buffer {
+  const parts: Buffer[] = [RESULTS_OPEN]
+  for (let i = 0; i < answer.results.length; i++) {
+    if (i > 0) parts.push(COMMA)
+    parts.push(answer.results[i]!.bytes)
+  }
+  let tail = `],"total":${answer.total},"limit":${answer.limit},"offset":${answer.offset}`
+  if (answer.interpretation !== undefined) tail += `,"interpretation":${JSON.stringify(answer.interpretation)}`
+  parts.push(Buffer.from(`${tail}}`))
+  return Buffer.concat(parts)
 }

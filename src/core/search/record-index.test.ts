@@ -78,7 +78,7 @@ describe('RecordIndex.search semantics', () => {
 
 describe('RecordIndex', () => {
   it('serialises each record once, byte-equal to JSON.stringify', () => {
-    for (const r of records) expect(index.get(r.id)!.json).toBe(JSON.stringify(r))
+    for (const r of records) expect(index.get(r.id)!.bytes.toString()).toBe(JSON.stringify(r))
   })
   it('has a content version: equal records give equal versions, a change gives another', () => {
     expect(new RecordIndex({ records: [...records].reverse() }).version).toBe(index.version)

@@ -17,9 +17,12 @@ import { fold, queryTokens, tokenize } from './tokenize.js'
 /** A record with its pre-serialised JSON: responses are assembled from these pieces, never re-stringified. */
 export type IndexedRecord = {
   readonly record: Fact
-  /** `JSON.stringify(record)`, computed once at load. */
-  readonly json: string
-  /** Strong ETag of `json`, quoted. */
+  /**
+   * `JSON.stringify(record)` as UTF-8, encoded once at load: a view into the snapshot's one buffer of
+   * records, so a response sends these bytes as they are (no re-encoding of a JS string per send).
+   */
+  readonly bytes: Buffer
+  /** Strong ETag of `bytes`, quoted. */
   readonly etag: string
 }
 
@@ -71,12 +74,8 @@ const collator = new Intl.Collator('fr')
 const compareIds = (a: IndexedRecord, b: IndexedRecord) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0)
 
 /** Kind in the spec's order, then title in French collation, then id: the order of a listing without q. */
-function compareListing(a: IndexedRecord, b: IndexedRecord): number {
-  return (
-    KINDS.indexOf(a.record.kind) - KINDS.indexOf(b.record.kind) ||
-    collator.compare(a.record.title, b.record.title) ||
-    compareIds(a, b)
-  )
+function compareRecords(a: Fact, b: Fact): number {
+  return KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || collator.compare(a.title, b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
 export class RecordIndex {
@@ -104,18 +103,23 @@ export class RecordIndex {
   readonly #displayed = new Map<number, string>()
 
   constructor(batch: RecordBatch, vocabulary: SearchVocabulary = bundledSearchVocabulary()) {
-    const entries = batch.records.map((record): IndexedRecord => {
-      const json = JSON.stringify(record)
-      return { record, json, etag: strongEtag(json) }
+    const sorted = batch.records.map((record) => ({ record, json: JSON.stringify(record) })).sort((a, b) => compareRecords(a.record, b.record))
+    // One buffer holds every record's bytes, in listing order: one allocation, and views into it.
+    const arena = Buffer.allocUnsafeSlow(sorted.reduce((n, e) => n + Buffer.byteLength(e.json), 0))
+    let at = 0
+    this.all = sorted.map(({ record, json }): IndexedRecord => {
+      const start = at
+      at += arena.write(json, at)
+      const bytes = arena.subarray(start, at)
+      return { record, bytes, etag: strongEtag(bytes) }
     })
-    this.all = entries.sort(compareListing)
     this.#byId = new Map(this.all.map((e) => [e.record.id, e]))
     this.#kindOf = Uint8Array.from(this.all, (e) => KINDS.indexOf(e.record.kind))
     this.#isFrance = Uint8Array.from(this.all, (e) => (e.record.regions.includes('France') ? 1 : 0))
     this.countsByKind = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>
     for (const e of this.all) (this.countsByKind as Record<Kind, number>)[e.record.kind]++
     const hash = createHash('sha256')
-    for (const e of this.all) hash.update(e.json).update('\n')
+    for (const e of this.all) hash.update(e.bytes).update('\n')
     this.version = hash.digest('hex').slice(0, 16)
     this.publishedAt = batch.publishedAt ?? new Date().toISOString()
     this.snapshot = batch.snapshot

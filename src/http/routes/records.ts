@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { validatePath, validateQuery } from '../../core/api/params.js'
 import { API_PREFIX, FactPathSchema, NoParamsSchema } from '../../core/api/schemas.js'
 import { ApiError } from '../../core/errors.js'
-import { sendJson } from '../conditional.js'
+import { jsonAnswer } from '../api-answers.js'
+import { conditionsOf, sendAnswer } from '../conditional.js'
 import { beginLiveRead, type ApiContext } from '../live-read-request.js'
 
 export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -14,6 +15,6 @@ export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
     const { id } = validatePath(FactPathSchema, req.params)
     const entry = live.index.get(id)
     if (entry === undefined) throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
-    return sendJson(req, reply, entry.json, entry.etag)
+    return sendAnswer(reply, jsonAnswer(ctx.answers.record(live.index, entry), conditionsOf(req)))
   })
 }

@@ -1,0 +1,98 @@
+/**
+ * The API's answers as data: status, header fields and body bytes, built by one set of functions
+ * whichever path sends them (the framework's routes, or the fast path in front of it), so the two
+ * cannot answer the same request differently. Bodies that need no work per request — the catalogue,
+ * the OpenAPI document, each record, every search answered once — are prepared here and kept per
+ * snapshot, with their compressed variants.
+ */
+import { LRUCache } from 'lru-cache'
+import type { Catalogues } from '../core/api/catalogue.js'
+import type { IndexedRecord, RecordIndex } from '../core/search/record-index.js'
+import { buildOpenApiDocument } from './openapi.js'
+import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor } from './prepared-body.js'
+import { ResponseCache } from './response-cache.js'
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
+/** The 307 may be cached: it depends on the request target alone. */
+export const REDIRECT_CACHE_CONTROL = 'public, max-age=86400'
+/** Live reads may be kept by caches, but revalidated: a cheap 304 thanks to the ETag. */
+const LIVE_CACHE_CONTROL = 'no-cache'
+
+/**
+ * An answer ready to send: `headers` as name, value, name, value… in the order they go out (the flat
+ * form Node's writeHead processes fastest); no body for a 304 (or a HEAD).
+ */
+export type Answer = { status: number; headers: string[]; body: Buffer | undefined }
+
+/** The request header fields an answer depends on. */
+export type Conditions = { ifNoneMatch: string | undefined; acceptEncoding: string | undefined }
+
+/** A prepared body as the client asked for it: in its best accepted encoding, or 304 when it has that one. */
+export function jsonAnswer(prepared: PreparedBody, conditions: Conditions): Answer {
+  const encoding = prepared.compressible ? preferredEncoding(conditions.acceptEncoding) : undefined
+  const etag = taggedFor(prepared.etag, encoding)
+  const headers = ['etag', etag, 'cache-control', LIVE_CACHE_CONTROL]
+  // Only a body that may be compressed varies with Accept-Encoding.
+  if (prepared.compressible) headers.push('vary', 'Accept-Encoding')
+  if (ifNoneMatchHits(conditions.ifNoneMatch, etag)) return { status: 304, headers, body: undefined }
+  const body = encoding === undefined ? prepared.body : prepared.encodedSync(encoding)
+  headers.push('content-type', prepared.type)
+  if (encoding !== undefined) headers.push('content-encoding', encoding)
+  headers.push('content-length', String(body.length))
+  return { status: 200, headers, body }
+}
+
+/** Location of the live read of `url` (a request target such as "/api/v1/facts?q=x"): the target alone, never the Host. */
+export function liveReadLocation(url: string, publicBaseUrl: string | undefined): string {
+  const q = url.indexOf('?')
+  const target = q === -1 ? `${url}?po_live=1` : q === url.length - 1 ? `${url}po_live=1` : `${url}&po_live=1`
+  return publicBaseUrl === undefined ? target : publicBaseUrl + target
+}
+
+/**
+ * The 307 to the live read. Its body names the live address too, so a client that does not follow
+ * redirects (`curl URL | jq`) still sees where to go.
+ */
+export function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer {
+  const location = liveReadLocation(url, publicBaseUrl)
+  const body = Buffer.from(JSON.stringify({ location }))
+  return {
+    status: 307,
+    headers: ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-type', JSON_TYPE, 'content-length', String(body.length)],
+    body,
+  }
+}
+
+/** Records whose compressed variants are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
+const MAX_RECORD_BODIES = 20_000
+
+/** Prepared bodies of one service: built on first use, per snapshot where they depend on the records. */
+export class ApiAnswers {
+  readonly openapi: PreparedBody
+  /** Finished search answers, per snapshot, keyed by the request target (bounded in bytes). */
+  readonly searches = new ResponseCache()
+  readonly #catalogues = new WeakMap<RecordIndex, PreparedBody>()
+  readonly #records = new WeakMap<RecordIndex, LRUCache<IndexedRecord, PreparedBody>>()
+
+  constructor(
+    private readonly catalogues: Catalogues,
+    publicBaseUrl: string | undefined,
+  ) {
+    this.openapi = new PreparedBody(JSON.stringify(buildOpenApiDocument(publicBaseUrl, catalogues.options.contact)), JSON_TYPE, 'fast')
+  }
+
+  catalogue(index: RecordIndex): PreparedBody {
+    let prepared = this.#catalogues.get(index)
+    if (prepared === undefined) this.#catalogues.set(index, (prepared = new PreparedBody(this.catalogues.of(index).json, JSON_TYPE, 'fast')))
+    return prepared
+  }
+
+  /** A record's body: its bytes and ETag from the snapshot; kept only to keep its compressed variants. */
+  record(index: RecordIndex, entry: IndexedRecord): PreparedBody {
+    let bodies = this.#records.get(index)
+    if (bodies === undefined) this.#records.set(index, (bodies = new LRUCache({ max: MAX_RECORD_BODIES })))
+    let prepared = bodies.get(entry)
+    if (prepared === undefined) bodies.set(entry, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
+    return prepared
+  }
+}
