@@ -5,7 +5,7 @@
  * protocol: a mount brings its path, its methods, its CORS headers and its error body.
  */
 import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerFactory } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify'
 import type { Logger } from 'pino'
 import type { Catalogues } from '../core/api/catalogue.js'
 import { validatePath } from '../core/api/params.js'
@@ -17,7 +17,10 @@ import type { LiveRecords } from '../core/snapshots/live-records.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError, type ErrorBodyRenderer } from './error-handler.js'
-import { requestId, requestLogger } from './logging.js'
+import { completionLog, requestId } from './logging.js'
+import { ApiAnswers } from './api-answers.js'
+import { clientAddresses } from './client-address.js'
+import { createFastPath } from './fast-path.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import { refuseOtherMethods } from './methods.js'
 import { isUnderPath } from './query.js'
@@ -30,6 +33,9 @@ import { allowedClients } from './allowed-clients.js'
 import { recordRoutes } from './routes/records.js'
 import { searchRoutes } from './routes/search.js'
 import { DEFAULT_TIMEOUTS, httpServerParts, type Timeouts } from './server.js'
+
+const STARTED_AT = Symbol('reference-records.startedAt')
+type RequestWithStart = FastifyRequest & { [STARTED_AT]?: number }
 
 /** The contract's refusal for what the router cannot route: a malformed path, an overlong path parameter. */
 function routerRefusal(err: FastifyError, url: string): ApiError {
@@ -81,6 +87,12 @@ export type HttpAppDeps = {
     metricsAllow?: readonly string[]
     /** Bounds on slow, idle and stalled clients; the defaults of server.ts for those not given. */
     timeouts?: Partial<Timeouts>
+    /**
+     * Whether prepared answers go out through the fast path in front of the framework (default true).
+     * Off, the framework answers everything, the same bytes more slowly: for the differential test,
+     * and for an operator who wants to rule the fast path out.
+     */
+    fastPath?: boolean
   }
   logger: Logger
   /** The request quota; undefined when disabled. */
@@ -88,6 +100,8 @@ export type HttpAppDeps = {
   metrics: MetricsExposition
   /** Told of every request refused by the quota. */
   onQuotaRefused: () => void
+  /** Told of every answer the fast path sends (for metrics). */
+  onFastAnswer?: () => void
   /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
   onClientFault: (fields: object, message: string) => void
   mounts: readonly HttpMount[]
@@ -123,13 +137,35 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       .concat(PAGE_POLICIES.map((p) => ({ path: p.path, policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy } }))),
   )
   const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
-  const server = httpServerParts({ cors, errorBodyFor, requestId, timeouts: { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts } })
+  const clients = clientAddresses(deps.settings.trustProxy)
+  const answers = new ApiAnswers(deps.catalogues, deps.settings.publicBaseUrl)
+  const log = completionLog(deps.logger, deps.settings.logHashKey)
+  const fastPath =
+    deps.settings.fastPath === false
+      ? undefined
+      : createFastPath({
+          records: deps.records,
+          answers,
+          publicBaseUrl: deps.settings.publicBaseUrl,
+          cors: cors.policyFor(API_PREFIX),
+          quota: deps.quota,
+          onQuotaRefused: deps.onQuotaRefused,
+          onAnswer: deps.onFastAnswer,
+          clients,
+          requestId,
+          log,
+          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, handle: m.handle })),
+        })
+  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts: { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts } })
   const app: FastifyInstance = Fastify({
-    loggerInstance: requestLogger(deps.logger, deps.settings.logHashKey) as FastifyBaseLogger,
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One completion line per request (below), the same as the fast path's, and no child logger per request.
+    logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (logger) => logger,
     genReqId: requestId,
     requestIdHeader: false,
     // Only named proxies are believed; req.ip is then the right-most address they did not add.
-    trustProxy: deps.settings.trustProxy === undefined ? false : [...deps.settings.trustProxy],
+    trustProxy: clients.trust,
     serverFactory: server.factory as FastifyServerFactory,
     // The front door drains connections itself (see connections.ts), then closes the app.
     forceCloseConnections: false,
@@ -149,6 +185,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   // (CONTRACT.md "Methods"), not a 404. CONNECT never reaches the router (see server.ts).
   for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true })
 
+  if (log !== undefined) {
+    app.addHook('onRequest', (req, _reply, done) => {
+      ;(req as RequestWithStart)[STARTED_AT] = performance.now()
+      done()
+    })
+    app.addHook('onResponse', (req, reply, done) => {
+      log({ id: req.id, method: req.method, url: req.url, address: req.ip, status: reply.statusCode, startedAt: (req as RequestWithStart)[STARTED_AT] ?? performance.now() })
+      done()
+    })
+  }
+
   // The pages register after the guards; the not-found handler asks them once they exist.
   const pages: { current?: Pages } = {}
   registerErrorHandlers(app, { notFoundPage: (req, reply) => pages.current?.notFoundPage(req, reply) })
@@ -159,8 +206,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     onQuotaRefused: deps.onQuotaRefused,
   })
 
-  const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl }
-  catalogueRoutes(app, ctx, deps.catalogues)
+  const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl, answers }
+  catalogueRoutes(app, ctx)
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   downloadRoutes(app, ctx)

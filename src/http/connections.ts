@@ -37,7 +37,7 @@ type ConnectionState = {
   /** The last request received: a parser error while it is incomplete is an error in its body. */
   last: IncomingMessage | undefined
   /** Requests waiting for the connection's unsent bytes to go out. */
-  waiting: (() => void)[]
+  waiting: Waiting[]
   /** Our 'drain' listener while requests wait (Node's own listener on the socket must stay). */
   onDrain: (() => void) | undefined
   /** Called when no response is in flight any more (to answer or close after them). */
@@ -51,6 +51,23 @@ const PARSER_FAILURE_GRACE_MS = 1_000
 
 const STATE = Symbol('reference-records.connection')
 type TrackedSocket = Socket & { [STATE]?: ConnectionState }
+
+/** Serves one admitted request; the same function for every request (no closure per request). */
+export type Serve = (req: IncomingMessage, res: ServerResponse) => void
+type Waiting = { req: IncomingMessage; res: ServerResponse; serve: Serve }
+
+/** What a response's 'close' listener needs, kept on the response rather than in a closure per request. */
+const TRACK = Symbol('reference-records.response')
+type TrackedResponse = ServerResponse & { [TRACK]?: { connections: Connections; socket: TrackedSocket; state: ConnectionState; served: boolean } }
+
+function onResponseClose(this: TrackedResponse): void {
+  const track = this[TRACK]!
+  const { state } = track
+  state.inFlight--
+  if (track.served) state.serving--
+  if (state.inFlight === 0) for (const then of state.whenIdle.splice(0)) then()
+  else track.connections.pump(track.socket, state)
+}
 
 export type DrainOptions = {
   /** How long idle connections stay open for a request already on its way, in ms. */
@@ -85,37 +102,42 @@ export class Connections {
    * Registers a request and runs `serve` now, or once the connection's earlier answers went out
    * (a client that does not read its answers gets no more until it does).
    */
-  admit(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+  admit(req: IncomingMessage, res: ServerResponse, serve: Serve): void {
     const socket = req.socket as TrackedSocket
     const state = socket[STATE]
-    if (state === undefined) return serve() // not from our server's connection event (tests injecting requests)
+    if (state === undefined) return serve(req, res) // not from our server's connection event (tests injecting requests)
     state.inFlight++
     state.last = req
-    let served = false
-    res.once('close', () => {
-      state.inFlight--
-      if (served) state.serving--
-      if (state.inFlight === 0) for (const then of state.whenIdle.splice(0)) then()
-      else this.#pump(socket, state)
-    })
-    if (state.waiting.length >= MAX_WAITING) return void socket.destroy()
-    state.waiting.push(() => {
-      if (res.destroyed) return // the client left while its request waited
-      served = true
+    const track = { connections: this, socket, state, served: false }
+    ;(res as TrackedResponse)[TRACK] = track
+    res.once('close', onResponseClose)
+    // The common case: nothing waits and the connection keeps up, so the request is served now.
+    if (state.waiting.length === 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) {
+      track.served = true
       state.serving++
-      serve()
-    })
-    this.#pump(socket, state)
+      serve(req, res)
+      if (state.onDrain !== undefined) this.pump(socket, state)
+      return
+    }
+    if (state.waiting.length >= MAX_WAITING) return void socket.destroy()
+    state.waiting.push({ req, res, serve })
+    this.pump(socket, state)
   }
 
   /** Serves waiting requests in order while the connection keeps up; stops reading it while they wait. */
-  #pump(socket: TrackedSocket, state: ConnectionState): void {
-    while (state.waiting.length > 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) state.waiting.shift()!()
+  pump(socket: TrackedSocket, state: ConnectionState): void {
+    while (state.waiting.length > 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) {
+      const { req, res, serve } = state.waiting.shift()!
+      if (res.destroyed) continue // the client left while its request waited
+      ;(res as TrackedResponse)[TRACK]!.served = true
+      state.serving++
+      serve(req, res)
+    }
     if (state.waiting.length > 0) {
       // More requests from this client would only pile up behind the unsent bytes.
       socket.pause()
       if (state.onDrain === undefined) {
-        state.onDrain = () => this.#pump(socket, state)
+        state.onDrain = () => this.pump(socket, state)
         socket.on('drain', state.onDrain)
       }
       return

@@ -74,7 +74,7 @@ export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandle
   app.setErrorHandler((err, req: FastifyRequest, reply) => {
     const known = toApiError(err)
     if (known !== undefined) return sendError(reply, known)
-    req.log.error({ err }, 'unhandled error') // the real cause stays in the logs
+    req.log.error({ err, reqId: req.id }, 'unhandled error') // the real cause stays in the logs
     return sendError(reply, new ApiError('internal_error', 'Internal server error'))
   })
   app.setNotFoundHandler((req, reply) => {

@@ -11,6 +11,7 @@ import { ApiError } from '../core/errors.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
+import type { FastPath } from './fast-path.js'
 import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
@@ -25,6 +26,8 @@ export type FrontDoorOptions = {
   errorBodyFor(path: string): ErrorBodyRenderer | undefined
   /** Tags the request with its id before it is answered here (the framework reads the same header). */
   requestId(req: IncomingMessage): string
+  /** Prepared answers sent without the framework; undefined when everything goes to the framework. */
+  fastPath?: FastPath
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -51,7 +54,8 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       const err = new ApiError('unavailable', 'The server is shutting down; retry shortly', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS })
       return refuse(req, res, target.path, err, { connection: 'close' })
     }
+    if (options.fastPath?.serve(req, res, target, next) === true) return
     next(req, res)
   }
-  return (req, res) => options.connections().admit(req, res, () => handle(req, res))
+  return (req, res) => options.connections().admit(req, res, handle)
 }

@@ -25,6 +25,16 @@ export function createMetrics() {
       return { contentType: exposed.contentType, body: await exposed.metrics() }
     },
     quotaRefused: new Counter({ name: `${PREFIX}quota_refused_total`, help: 'Requests refused with 429 by the request quota.', registers: [registry] }),
+    mcpKeptAnswers: new Counter({
+      name: `${PREFIX}mcp_kept_answers_total`,
+      help: 'MCP tools/call answers sent from an earlier identical call of the same snapshot (the SDK answered it first).',
+      registers: [registry],
+    }),
+    fastPathAnswers: new Counter({
+      name: `${PREFIX}fast_path_answers_total`,
+      help: 'Answers sent from prepared bodies by the fast path in front of the framework (records, searches answered before, catalogue, 304, 307, 429).',
+      registers: [registry],
+    }),
     quotaFallbacks: new Counter({
       name: `${PREFIX}quota_store_fallbacks_total`,
       help: 'Times the shared quota store (Redis) failed and this process switched to its in-memory window.',

@@ -69,6 +69,8 @@ export type ServiceOptions = {
   drain?: DrainSettings
   /** Bounds on slow, idle and stalled clients, in ms (tests shorten them). */
   timeouts?: Partial<Timeouts>
+  /** Prepared answers through the fast path in front of the framework (default true); see http/app.ts. */
+  fastPath?: boolean
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -102,7 +104,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // Client faults (a malformed request, an aborted upload) are the client's doing: one low-level
     // line each, without a stack, and no more than a few of a kind per minute.
     const clientFault = limitRepeats((fields, message) => logger.debug(fields, message))
-    const mcp = createMcpNodeHandler(new LocalRecordReader(records, catalogues), { version: PACKAGE_VERSION, log: { debug: clientFault } })
+    const mcp = createMcpNodeHandler(new LocalRecordReader(records, catalogues), { version: PACKAGE_VERSION, log: { debug: clientFault }, snapshot: options.fastPath === false ? undefined : () => records.current,
+      onKeptAnswer: () => metrics.mcpKeptAnswers.inc(),
+    })
     resources.add(() => mcp.close())
     const http = await buildHttpApp({
       records,
@@ -113,11 +117,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         logHashKey: config.log.hashKey,
         metricsAllow: config.metrics.allow,
         timeouts: options.timeouts,
+        fastPath: options.fastPath,
       },
       logger,
       quota,
       metrics: metrics.exposition,
       onQuotaRefused: () => metrics.quotaRefused.inc(),
+      onFastAnswer: () => metrics.fastPathAnswers.inc(),
       onClientFault: clientFault,
       mounts: [
         {

@@ -1,0 +1,196 @@
+/**
+ * The fast path: answers that are already prepared — a record, a search answered before, the
+ * catalogue, the OpenAPI document, their 304s, the 307 to a live read, and the quota's 429 — sent
+ * straight from the front door, without the framework's per-request machinery (hooks, reply
+ * objects, a child logger, a second parse of the query). It decides nothing of its own: the bodies
+ * come from ApiAnswers and the answers from the same builders the framework's routes use
+ * (api-answers.ts, raw-answers.ts); anything else — a first search, a parameter to validate, an
+ * unknown record, a body, an error — is handed to the framework, which answers it as before. A
+ * differential test (test/e2e/fast-path.test.ts) replays requests with the fast path on and off and
+ * compares status, header fields and bytes.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { API_PREFIX } from '../core/api/schemas.js'
+import { ApiError } from '../core/errors.js'
+import type { Quota } from '../core/quota/quota.js'
+import type { Decision } from '../core/quota/store.js'
+import type { LiveRecords } from '../core/snapshots/live-records.js'
+import { jsonAnswer, redirectAnswer, type Answer, type ApiAnswers } from './api-answers.js'
+import type { ClientAddresses } from './client-address.js'
+import type { PreparedCors } from './cors.js'
+import type { CompletionLog } from './logging.js'
+import type { PreparedBody } from './prepared-body.js'
+import { mentionsPoLive } from './query.js'
+import { rateLimitFields } from './rate-limit-fields.js'
+import { errorAnswer } from './raw-answers.js'
+import { MAX_URL_LENGTH } from './request-guards.js'
+import type { Target } from './target.js'
+
+export type FastPathDeps = {
+  records: LiveRecords
+  answers: ApiAnswers
+  publicBaseUrl: string | undefined
+  /** The API's CORS and security header fields. */
+  cors: PreparedCors
+  quota: Quota | undefined
+  onQuotaRefused(): void
+  /** Told of every answer sent here. */
+  onAnswer?: () => void
+  clients: ClientAddresses
+  requestId(req: IncomingMessage): string
+  log: CompletionLog | undefined
+  /**
+   * Plain handlers mounted next to the API (MCP): a POST to one is handed to it here, after the
+   * same guards the framework runs (CORS, request id, quota), instead of going through the router,
+   * the hooks and a body parser that does nothing for it. Refusals go to the framework.
+   */
+  mounts: readonly FastMount[]
+}
+
+export type FastMount = {
+  path: string
+  cors: PreparedCors
+  /** Whether it needs a records snapshot (refused with 503 by the framework before the first one). */
+  readsRecords: boolean
+  /** Whether its requests count in the quota. */
+  counted: boolean
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+}
+
+type Route = 'catalogue' | 'openapi' | 'search' | 'record'
+
+const FACTS = `${API_PREFIX}/facts`
+const RECORD_PREFIX = `${FACTS}/`
+/** The router's bound on a path parameter: a longer id is refused by the framework (400), not redirected. */
+const MAX_ID_LENGTH = 1_000
+
+function routeOf(path: string): Route | undefined {
+  if (path === FACTS) return 'search'
+  if (path.startsWith(RECORD_PREFIX)) {
+    const id = path.slice(RECORD_PREFIX.length)
+    // A plain segment only: an encoded one is decoded (or refused) by the framework's router.
+    return id !== '' && id.length <= MAX_ID_LENGTH && !id.includes('/') && !id.includes('%') ? 'record' : undefined
+  }
+  if (path === API_PREFIX || path === `${API_PREFIX}/`) return 'catalogue'
+  if (path === `${API_PREFIX}/openapi.json`) return 'openapi'
+  return undefined
+}
+
+export type FastPath = {
+  /**
+   * Answers `req` and returns true, or returns false without touching it (the framework answers).
+   * Having returned true, it may still hand the request over to the framework later, by `handOver`.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean
+}
+
+export function createFastPath(deps: FastPathDeps): FastPath {
+  const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
+  // The path's CORS and security fields, flat, once: each answer starts from a copy.
+  const corsFields = Object.entries(deps.cors.response).flat()
+
+  /** The prepared body of a live read, when the answer needs no validation and no index work. */
+  const preparedBody = (route: Route, target: Target): PreparedBody | undefined => {
+    if (route === 'openapi') return target.query === 'po_live=1' ? deps.answers.openapi : undefined
+    const index = deps.records.current
+    if (index === undefined) return undefined // the framework answers 503
+    if (route === 'search') return deps.answers.searches.get(index, target.url)
+    if (target.query !== 'po_live=1') return undefined // any other parameter is validated by the framework
+    if (route === 'catalogue') return deps.answers.catalogue(index)
+    const entry = index.get(target.path.slice(RECORD_PREFIX.length))
+    return entry === undefined ? undefined : deps.answers.record(index, entry)
+  }
+
+  const write = (req: IncomingMessage, res: ServerResponse, id: string, head: string[], answer: Answer, startedAt: number) => {
+    for (const field of answer.headers) head.push(field)
+    res.writeHead(answer.status, head)
+    res.end(answer.body) // no body goes out for a HEAD: Node knows the method
+    deps.onAnswer?.()
+    if (deps.log !== undefined) {
+      const log = deps.log
+      res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: answer.status, startedAt }))
+    }
+  }
+
+  /** A POST to a mount, when nothing refuses it: the guards' header fields, then the mount's handler. */
+  const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean => {
+    const mount = deps.mounts.find((m) => m.path === target.path)
+    if (mount === undefined || target.url.length > MAX_URL_LENGTH) return false
+    if (mount.readsRecords && deps.records.current === undefined) return false // the framework answers 503
+    const id = deps.requestId(req)
+    const startedAt = deps.log === undefined ? 0 : performance.now()
+    const hand = (ratelimit?: string) => {
+      for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
+      res.setHeader('x-request-id', id)
+      if (ratelimit !== undefined) res.setHeader('ratelimit-policy', fields!.policy).setHeader('ratelimit', ratelimit)
+      if (deps.log !== undefined) {
+        const log = deps.log
+        res.once('finish', () => log({ id, method: 'POST', url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
+      }
+      deps.onAnswer?.()
+      void mount.handle(req, res) // never rejects: it answers its own failures
+    }
+    if (deps.quota === undefined || !mount.counted) {
+      hand()
+      return true
+    }
+    // A refusal is not counted: the framework takes the same decision again and answers it in the
+    // mount's error body (which may read the request's body for its id).
+    const decide = (decision: Decision) => (decision.allowed ? hand(fields!.remaining(decision)) : handOver(req, res))
+    const decision = deps.quota.take(deps.clients.key(req))
+    if (decision instanceof Promise) decision.then(decide, () => handOver(req, res))
+    else decide(decision)
+    return true
+  }
+
+  return {
+    serve(req, res, target, handOver) {
+      if (req.method === 'POST') return deps.mounts.length > 0 && serveMount(req, res, target, handOver)
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false
+      const route = routeOf(target.path)
+      if (route === undefined) return false
+      // A request with a body, or an overlong target, is the framework's to refuse.
+      if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return false
+      if (target.url.length > MAX_URL_LENGTH) return false
+      let answer: Answer
+      if (!mentionsPoLive(target.query)) answer = redirectAnswer(target.url, deps.publicBaseUrl)
+      else {
+        const prepared = preparedBody(route, target)
+        if (prepared === undefined) return false
+        const acceptEncoding = req.headers['accept-encoding']
+        answer = jsonAnswer(prepared, { ifNoneMatch: req.headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding })
+      }
+      const startedAt = deps.log === undefined ? 0 : performance.now()
+      const id = deps.requestId(req)
+      // Header fields in the order the framework's hooks set them: CORS and security, request id, quota.
+      const head = corsFields.slice()
+      head.push('x-request-id', id)
+      if (deps.quota === undefined || fields === undefined) {
+        write(req, res, id, head, answer, startedAt)
+        return true
+      }
+      const quota = deps.quota
+      const decide = (decision: Decision) => {
+        const remaining = fields.remaining(decision)
+        if (decision.allowed) {
+          head.push('ratelimit-policy', fields.policy, 'ratelimit', remaining)
+          return write(req, res, id, head, answer, startedAt)
+        }
+        deps.onQuotaRefused()
+        const refusal = errorAnswer(quota.refusal(decision), deps.cors, undefined, { 'x-request-id': id, 'ratelimit-policy': fields.policy, ratelimit: remaining })
+        write(req, res, id, [], { status: refusal.status, headers: Object.entries(refusal.headers).flat(), body: refusal.body }, startedAt)
+      }
+      const decision = quota.take(deps.clients.key(req))
+      // The memory store answers synchronously: no promise on the hot path.
+      if (decision instanceof Promise) {
+        decision.then(decide, () => {
+          // The stores never reject (a failing Redis falls back to memory); if one did, the framework
+          // would answer 500 too.
+          const failure = errorAnswer(new ApiError('internal_error', 'Internal server error'), deps.cors, undefined, { 'x-request-id': id })
+          write(req, res, id, [], { status: failure.status, headers: Object.entries(failure.headers).flat(), body: failure.body }, startedAt)
+        })
+      } else decide(decision)
+      return true
+    },
+  }
+}

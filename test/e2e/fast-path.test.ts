@@ -1,0 +1,136 @@
+/**
+ * The fast path answers exactly as the framework would (issue 14, "one set of semantics"): the same
+ * requests — the benchmark's mix, and the API suite's edge cases, in every encoding and condition —
+ * are sent to two services that differ only in the fast path being on or off, and every answer must
+ * have the same status, the same header fields (apart from Date) and the same bytes.
+ */
+import { request, type IncomingHttpHeaders } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/test-server.js'
+
+type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer }
+
+/** One request over its own connection, with exactly these header fields; the answer's bytes as sent. */
+function send(server: TestServer, method: string, path: string, headers: Record<string, string>): Promise<Raw> {
+  const url = new URL(server.url)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers: { 'x-request-id': 'diff', ...headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** What must be equal: everything but Date, and the seconds of the quota field (a clock, read at two instants). */
+function comparable(raw: Raw) {
+  const { date: _date, ...headers } = raw.headers
+  if (typeof headers.ratelimit === 'string') headers.ratelimit = headers.ratelimit.replace(/;t=\d+/, ';t=…')
+  return { status: raw.status, headers, body: raw.body.toString('base64') }
+}
+
+async function pair(env: Record<string, string>): Promise<[TestServer, TestServer]> {
+  return Promise.all([startTestServer(env, { fastPath: true }), startTestServer(env, { fastPath: false })])
+}
+
+const RECORD = 'fait-643b555e754f953d'
+const ENCODINGS: Record<string, string>[] = [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }, { 'accept-encoding': 'identity' }]
+const TARGETS = [
+  '/api/v1/',
+  '/api/v1',
+  '/api/v1/?po_live=1',
+  '/api/v1?po_live=1',
+  '/api/v1/?po_live=1&x=1',
+  '/api/v1/openapi.json',
+  '/api/v1/openapi.json?po_live=1',
+  '/api/v1/openapi.json?po_live=2',
+  '/api/v1/facts',
+  '/api/v1/facts?q=vitesse',
+  '/api/v1/facts?q=vitesse&po_live=1',
+  '/api/v1/facts?po_live=1&q=vitesse',
+  '/api/v1/facts?q=vitesse%20agglom%C3%A9ration&kind=fact&po_live=1',
+  '/api/v1/facts?q=priorit%C3%A9&region=france&limit=2&offset=1&po_live=1',
+  '/api/v1/facts?kind=lesson&po_live=1',
+  '/api/v1/facts?po_live=1',
+  '/api/v1/facts?q=zzzzqqq&po_live=1',
+  '/api/v1/facts?q=trotinette%20autoroute&po_live=1',
+  '/api/v1/facts?kinds=fact&po_live=1',
+  '/api/v1/facts?limit=51&po_live=1',
+  '/api/v1/facts?q=a&q=b&po_live=1',
+  '/api/v1/facts?q=%ZZ&po_live=1',
+  '/api/v1/facts?po_live=1&po_live=1',
+  `/api/v1/facts/${RECORD}`,
+  `/api/v1/facts/${RECORD}?po_live=1`,
+  `/api/v1/facts/${RECORD}?po_live=1&x=1`,
+  '/api/v1/facts/fait-0000000000000000?po_live=1',
+  '/api/v1/facts/nope?po_live=1',
+  '/api/v1/facts/nope',
+  `/api/v1/facts/%66ait-643b555e754f953d?po_live=1`,
+  '/api/v1/facts.ndjson',
+  '/api/v1/nope?po_live=1',
+]
+
+describe('the fast path against the framework', () => {
+  let on: TestServer
+  let off: TestServer
+  beforeAll(async () => ([on, off] = await pair({})))
+  afterAll(() => Promise.all([on?.close(), off?.close()]))
+
+  it('answers every target, method and encoding the same, twice (the second time from prepared answers)', async () => {
+    let compared = 0
+    for (const round of [1, 2]) {
+      for (const target of TARGETS) {
+        for (const method of ['GET', 'HEAD']) {
+          for (const headers of ENCODINGS) {
+            const [a, b] = await Promise.all([send(on, method, target, headers), send(off, method, target, headers)])
+            expect(comparable(a), `${method} ${target} ${JSON.stringify(headers)} (round ${round})`).toEqual(comparable(b))
+            compared++
+          }
+        }
+      }
+    }
+    expect(compared).toBe(2 * TARGETS.length * 2 * ENCODINGS.length)
+    // The comparison is between two paths: the prepared answers did go out through the fast path.
+    const fast = async (server: TestServer) => Number(/^reference_records_fast_path_answers_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1])
+    expect(await fast(on)).toBeGreaterThan(TARGETS.length * ENCODINGS.length)
+    expect(await fast(off)).toBe(0)
+  })
+
+  it('answers conditional requests the same: 304 for the tag of the encoding asked, 200 otherwise', async () => {
+    for (const target of ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1']) {
+      for (const encoding of ENCODINGS) {
+        // Asked of both, so both count the same requests.
+        const [tagOn = '', tag = ''] = await Promise.all([send(on, 'GET', target, encoding), send(off, 'GET', target, encoding)]).then((r) => r.map((x) => String(x.headers.etag)))
+        expect(tagOn).toBe(tag)
+        for (const ifNoneMatch of [tag, `W/${tag}`, '"other"', `"x", ${tag}`, '*']) {
+          for (const asked of ENCODINGS) {
+            const headers = { ...asked, 'if-none-match': ifNoneMatch }
+            const [a, b] = await Promise.all([send(on, 'GET', target, headers), send(off, 'GET', target, headers)])
+            expect(comparable(a), `${target} ${JSON.stringify(headers)}`).toEqual(comparable(b))
+          }
+        }
+      }
+    }
+  })
+})
+
+describe('the fast path against the framework, quota spent', () => {
+  let on: TestServer
+  let off: TestServer
+  beforeAll(async () => ([on, off] = await pair({ RATE_LIMIT_PER_MINUTE: '6' })))
+  afterAll(() => Promise.all([on?.close(), off?.close()]))
+
+  it('counts and refuses the same requests with the same 429', async () => {
+    const sequence = ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse', '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/']
+    const statuses: number[] = []
+    for (const target of sequence) {
+      const [a, b] = await Promise.all([send(on, 'GET', target, {}), send(off, 'GET', target, {})])
+      expect(comparable(a), target).toEqual(comparable(b))
+      statuses.push(a.status)
+    }
+    // startTestServer read the OpenAPI document once: the sixth request is the seventh counted.
+    expect(statuses).toEqual([200, 200, 307, 200, 200, 429, 429, 429, 429])
+  })
+})
