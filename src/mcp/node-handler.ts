@@ -15,6 +15,7 @@ import { Readable } from 'node:stream'
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
 import type { ApiError } from '../core/errors.js'
 import type { RecordReader } from '../core/api/reader.js'
+import { ToolCallCache, cacheableCall, type RawReply } from './call-cache.js'
 import { createMcpServer } from './server.js'
 
 export const MCP_PATH = '/mcp'
@@ -47,7 +48,20 @@ export type McpNodeHandler = {
   close(): Promise<void>
 }
 
-export function createMcpNodeHandler(reader: RecordReader, options: { version: string; log: McpLog }): McpNodeHandler {
+export type McpNodeHandlerOptions = {
+  version: string
+  log: McpLog
+  /**
+   * The snapshot the reader serves now (any object, compared by identity), when answers may be kept
+   * per snapshot (call-cache.ts); undefined keeps nothing (a reader of a remote API).
+   */
+  snapshot?: () => object | undefined
+  /** Told of every answer sent from a kept one (for metrics). */
+  onKeptAnswer?: () => void
+}
+
+export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandlerOptions): McpNodeHandler {
+  const calls = new ToolCallCache()
   const factory = (): McpServer => createMcpServer(reader, options.version)
   const onerror = (err: Error) => options.log.debug({ problem: err.message }, 'mcp request rejected')
   const modern = withoutConsoleWarnings(options.log, () =>
@@ -75,20 +89,37 @@ export function createMcpNodeHandler(reader: RecordReader, options: { version: s
     }
   }
 
-  const answer = async (req: IncomingMessage): Promise<Response> => {
-    // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
-    if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
-    const body = await readBody(req, MAX_BODY_BYTES)
-    if (body === undefined) return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
-    const parsedBody = parseJson(body)
+  const sdkAnswer = async (req: IncomingMessage, body: Buffer<ArrayBuffer>, parsedBody: unknown): Promise<Response> => {
     const request = new Request(SDK_URL, { method: 'POST', headers: toHeaders(req), body })
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return legacy(request, parsedBody)
     return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody })
   }
 
+  const answer = async (req: IncomingMessage): Promise<Response | RawReply> => {
+    // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
+    if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
+    const body = await readBody(req, MAX_BODY_BYTES)
+    if (body === undefined) return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
+    const parsedBody = parseJson(body)
+    const call = cacheableCall(parsedBody)
+    const snapshot = call === undefined ? undefined : options.snapshot?.()
+    if (call === undefined || snapshot === undefined) return sdkAnswer(req, body, parsedBody)
+    const key = calls.keyOf(req, call.params)
+    const kept = calls.get(snapshot, key, call.id)
+    if (kept !== undefined) {
+      options.onKeptAnswer?.()
+      return kept
+    }
+    const response = await sdkAnswer(req, body, parsedBody)
+    if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response
+    const reply = await toRawReply(response)
+    calls.remember(snapshot, key, call.id, reply)
+    return reply
+  }
+
   return {
     async handle(req, res) {
-      let response: Response
+      let response: Response | RawReply
       try {
         response = await answer(req)
       } catch (err) {
@@ -162,18 +193,28 @@ function readBodyWithin(req: IncomingMessage, max: number, ms: number): Promise<
   })
 }
 
-/** The body, or undefined when it exceeds `max` bytes (the rest is not read). */
-async function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | undefined> {
-  const declared = Number(req.headers['content-length'])
-  if (declared > max) return undefined
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > max) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size)
+/**
+ * The body, or undefined when it exceeds `max` bytes (the rest is not read). Events rather than an
+ * async iterator: a body of a few hundred bytes is one chunk, and the iterator's promises per chunk
+ * were a visible share of an MCP call answered from a kept answer.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | undefined> {
+  if (Number(req.headers['content-length']) > max) return Promise.resolve(undefined)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= max) return void chunks.push(chunk)
+      req.off('data', onData).off('end', onEnd).off('error', onError)
+      // Not read further: the connection ends with the 413 (Connection: close).
+      req.pause()
+      resolve(undefined)
+    }
+    const onEnd = () => resolve(Buffer.concat(chunks, size))
+    const onError = (err: Error) => reject(err)
+    req.on('data', onData).once('end', onEnd).once('error', onError)
+  })
 }
 
 function parseJson(body: Buffer): unknown {
@@ -199,8 +240,20 @@ function jsonRpcError(status: number, message: string, id: string | number | nul
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/** A JSON answer of the SDK, read whole. */
+async function toRawReply(response: Response): Promise<RawReply> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  const body = Buffer.from(await response.arrayBuffer())
+  return { status: response.status, headers, body }
+}
+
+async function writeResponse(response: Response | RawReply, res: ServerResponse): Promise<void> {
   if (res.destroyed) return
+  if (!(response instanceof Response)) {
+    res.writeHead(response.status, { ...response.headers, 'content-length': String(response.body.length) }).end(response.body)
+    return
+  }
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => (headers[name] = value))
   if (response.body === null) {
