@@ -2,7 +2,7 @@
 import type { Goal } from './report.js'
 import type { ServerId } from './servers.js'
 
-export type MixName = 'api' | 'api-100k' | 'mcp-legacy' | 'mcp-modern'
+export type MixName = 'api' | 'api-br' | 'api-100k' | 'mcp-legacy' | 'mcp-modern'
 
 /** One measured line of the table: a server driven with a mix. */
 export type Measurement = { id: string; label: string; server: ServerId; mix: MixName; goal?: Goal }
@@ -41,6 +41,8 @@ export const MEASUREMENTS: readonly Measurement[] = [
     goal: { vsReference: 0.45, vsPeer: 2.5 },
   },
   { id: PEER_ID, label: 'peer baseline: Fastify + MiniSearch + JSON.stringify', server: 'peer', mix: 'api' },
+  // The same mix asking for Brotli: answers compressed once per prepared body, then sent as they are.
+  { id: 'off-br', label: 'service, quota off, the mix with Accept-Encoding: br', server: 'off', mix: 'api-br' },
   {
     id: 'mcp-legacy',
     label: 'service POST /mcp, 2025 stateless (JSON answer), quota off',

@@ -39,7 +39,9 @@ export async function prepareMixes(
         ? planApiMix(await sampleOf('off-100k'))
         : m.mix === 'api'
           ? planApiMix(await sampleOf('off'))
-          : planMcpMix(await sampleOf('off'), m.mix === 'mcp-legacy' ? 'legacy' : 'modern')
+          : m.mix === 'api-br'
+            ? planApiMix(await sampleOf('off')).map((p) => ({ ...p, headers: { ...p.headers, 'Accept-Encoding': 'br' } }))
+            : planMcpMix(await sampleOf('off'), m.mix === 'mcp-legacy' ? 'legacy' : 'modern')
     const requests = echoes(m) ? resolved.get('off') : await resolveMix(server.url, planned)
     if (requests === undefined)
       throw new Error(`bench: ${m.id} needs the service's mix, and the quota-off service is not running`)
@@ -60,5 +62,6 @@ function fixedRateRequests(
     const headers = Object.entries(first.headers ?? {}).map(([k, v]) => `${k}: ${v}`)
     return { paths: [first.path], headers, body: first.body }
   }
-  return { paths: planned.filter((p) => p.expect !== 304).map((p) => p.path) }
+  const encoding = first.headers?.['Accept-Encoding']
+  return { paths: planned.filter((p) => p.expect !== 304).map((p) => p.path), ...(encoding === undefined ? {} : { headers: [`Accept-Encoding: ${encoding}`] }) }
 }
