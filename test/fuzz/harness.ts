@@ -64,24 +64,27 @@ export function rssKiB(pid: number): number {
 }
 
 /** Sends one case on its own connection and reads until every expected answer came, the server closed, or it went quiet. */
-function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]; leftover: Buffer }> {
+function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]; leftover: Buffer; ended: string }> {
   return new Promise((resolve) => {
+    const started = Date.now()
     const socket = connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     let settled = false
-    const finish = () => {
+    // How the exchange ended, for a violation's report: who closed, after how long, with how many bytes.
+    const finish = (why: string) => {
       if (settled) return
       settled = true
       clearTimeout(quiet)
       clearTimeout(cap)
       socket.destroy()
-      resolve(parseResponses(Buffer.concat(chunks), c.methods))
+      const data = Buffer.concat(chunks)
+      resolve({ ...parseResponses(data, c.methods), ended: `${why} after ${Date.now() - started} ms, ${data.length} bytes received` })
     }
     let quiet: NodeJS.Timeout | undefined
-    const cap = setTimeout(finish, 15_000)
+    const cap = setTimeout(() => finish('15 s cap'), 15_000)
     const arm = (ms: number) => {
       clearTimeout(quiet)
-      quiet = setTimeout(finish, ms)
+      quiet = setTimeout(() => finish(`quiet for ${ms} ms`), ms)
     }
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
@@ -89,8 +92,8 @@ function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]
       if (parseResponses(Buffer.concat(chunks), c.methods).responses.length >= c.requests) arm(30)
       else arm(2_000)
     })
-    socket.on('close', finish)
-    socket.on('error', finish)
+    socket.on('close', () => finish('closed by the server'))
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(`socket error ${err.code ?? err.message}`))
     socket.on('connect', () => {
       socket.write(c.bytes)
       arm(c.wellFormed > 0 ? 5_000 : 2_000)
@@ -136,11 +139,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
       stats.cases++
       stats.requests += c.requests
       stats.byKind[c.kind] = (stats.byKind[c.kind] ?? 0) + 1
-      const { responses: all, leftover } = await exchange(options.port, c)
+      const { responses: all, leftover, ended } = await exchange(options.port, c)
       // "100 Continue" is an interim answer to `Expect: 100-continue`, not a response of its own.
       const responses = all.filter((r) => r.status >= 200)
       stats.responses += responses.length
-      const where = `${c.kind} ${JSON.stringify(c.bytes.subarray(0, 120).toString('latin1'))}`
+      const where = `${c.kind} ${JSON.stringify(c.bytes.subarray(0, 120).toString('latin1'))} (${c.bytes.length} bytes sent; ended: ${ended})`
       if (responses.length > c.requests) stats.violations.push(`${responses.length} responses to ${c.requests} request(s): ${where}`)
       if (responses.length < c.wellFormed) stats.violations.push(`${responses.length} responses to ${c.wellFormed} well-formed request(s): ${where}`)
       if (leftover.length > 0) stats.violations.push(`unparseable bytes after the responses: ${JSON.stringify(leftover.subarray(0, 80).toString('latin1'))} for ${where}`)
