@@ -99,7 +99,8 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
     if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
     const body = await readBody(req, MAX_BODY_BYTES)
-    if (body === undefined) return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
+    if (body === 'too large') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null)
+    if (body === 'too large, not read') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
     const parsedBody = parseJson(body)
     const call = cacheableCall(parsedBody)
     const snapshot = call === undefined ? undefined : options.snapshot?.()
@@ -193,25 +194,33 @@ function readBodyWithin(req: IncomingMessage, max: number, ms: number): Promise<
   })
 }
 
+/** Bytes of an oversized body read and thrown away, so that its connection can stay open. */
+const MAX_DISCARDED_BYTES = 1024 * 1024
+
 /**
- * The body, or undefined when it exceeds `max` bytes (the rest is not read). Events rather than an
- * async iterator: a body of a few hundred bytes is one chunk, and the iterator's promises per chunk
- * were a visible share of an MCP call answered from a kept answer.
+ * The body; or, past `max` bytes, 'too large' once the rest has been read and thrown away (up to
+ * MAX_DISCARDED_BYTES), or 'too large, not read' beyond that (the connection must then close).
+ * Closing a connection with unread bytes in it makes the kernel reset it, which throws away the
+ * answers still being sent on it (pipelined before this request): so a body is read to its end
+ * whenever that stays cheap. Events rather than an async iterator: a body of a few hundred bytes is
+ * one chunk, and the iterator's promises per chunk were a visible share of a kept MCP answer.
  */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | undefined> {
-  if (Number(req.headers['content-length']) > max) return Promise.resolve(undefined)
+function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | 'too large' | 'too large, not read'> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > MAX_DISCARDED_BYTES) return Promise.resolve('too large, not read')
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size <= max) return void chunks.push(chunk)
+      chunks.length = 0
+      if (size <= MAX_DISCARDED_BYTES) return
       req.off('data', onData).off('end', onEnd).off('error', onError)
-      // Not read further: the connection ends with the 413 (Connection: close).
       req.pause()
-      resolve(undefined)
+      resolve('too large, not read')
     }
-    const onEnd = () => resolve(Buffer.concat(chunks, size))
+    const onEnd = () => resolve(size > max ? 'too large' : Buffer.concat(chunks, size))
     const onError = (err: Error) => reject(err)
     req.on('data', onData).once('end', onEnd).once('error', onError)
   })

@@ -42,6 +42,27 @@ it('the whole-catalogue download (a streamed answer) then CONNECT: the download 
   expect(leftover).toHaveLength(0)
 })
 
+// Found by the long fuzz run: an MCP upload over the size limit was refused with Connection: close
+// without its body being read, and closing a connection with unread bytes makes the kernel reset it,
+// throwing away the download still being sent before it.
+it('the download, then an MCP upload over the size limit: the download whole, then 413, and the connection stays', async () => {
+  const big = 'x'.repeat(70_000)
+  const upload = `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n${big}`
+  const { responses, leftover, closedByServer } = await rawExchange(port, `${get('/api/v1/facts.ndjson')}${upload}${CATALOGUE}`)
+  expect(responses.map((r) => r.status)).toEqual([200, 413, 200])
+  expect(responses[0]!.text.trim().split('\n')).toHaveLength(264)
+  expect(responses[1]!.json.error.message).toMatch(/must not exceed 65536 bytes/)
+  expect(closedByServer).toBe(false)
+  expect(leftover).toHaveLength(0)
+})
+
+it('an upload declared over 1 MiB is not read: 413 and the connection closes', async () => {
+  const { responses, closedByServer } = await rawExchange(port, 'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{')
+  expect(responses.map((r) => r.status)).toEqual([413])
+  expect(responses[0]!.headers.connection).toBe('close')
+  expect(closedByServer).toBe(true)
+})
+
 it('a request with Expect: 100-continue behind others: no interim answer inside a response', async () => {
   const bytes = CATALOGUE + SEARCH + get('/api/v1/facts?q=permis&po_live=1', 'Expect: 100-continue\r\n')
   const { responses, leftover } = await rawExchange(port, bytes)
