@@ -15,8 +15,8 @@ import { FIRST_PAGE_SIZE, figuresTable, measure } from '../test/relevance/measur
 
 const { values } = parseArgs({ options: { misses: { type: 'boolean' }, json: { type: 'boolean' } }, strict: true })
 
-const index = new RecordIndex(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
-const titles = new Map(index.all.map((e) => [e.record.id, e.record.title]))
+const index = RecordIndex.build(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
+const titles = new Map(index.listed(0, index.size).map((e) => [e.record.id, e.record.title]))
 const result = measure((q) => {
   const page = index.search(toIndexQuery({ q, limit: FIRST_PAGE_SIZE, offset: 0 }))
   return { ids: page.results.map((e) => e.record.id), total: page.total }

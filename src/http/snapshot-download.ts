@@ -21,7 +21,7 @@ const NEWLINE = Buffer.from('\n')
 function* ndjsonChunks(index: RecordIndex): Generator<Buffer> {
   let parts: Buffer[] = []
   let size = 0
-  for (const entry of index.all) {
+  for (const entry of index.inListingOrder()) {
     parts.push(entry.bytes, NEWLINE)
     size += entry.bytes.length + 1
     if (size >= CHUNK_BYTES) {
@@ -45,7 +45,7 @@ export class SnapshotDownloads {
     let plain = this.#plain.get(index)
     if (plain === undefined) {
       let length = 0
-      for (const entry of index.all) length += entry.bytes.length + 1
+      for (const entry of index.inListingOrder()) length += entry.bytes.length + 1
       // The snapshot's version hashes exactly these lines (each record's JSON and "\n", in listing order).
       plain = { etag: strongEtag(`ndjson|${index.version}`), length, stream: () => Readable.from(ndjsonChunks(index), { objectMode: false }) }
       this.#plain.set(index, plain)

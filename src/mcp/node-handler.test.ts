@@ -23,7 +23,7 @@ let http: Server
 let url: string
 beforeAll(async () => {
   const records = new LiveRecords()
-  records.swap(new RecordIndex({ records: fixture }))
+  records.swap(RecordIndex.build({ records: fixture }))
   const reader = new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 0, contact: 'c@example.org', mcpPath: MCP_PATH }))
   const handler = createMcpNodeHandler(reader, { version: '0.0.0', log: { debug: (fields) => reported.push(JSON.stringify(fields)) } })
   http = createServer((req, res) => void handler.handle(req, res))

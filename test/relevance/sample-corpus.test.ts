@@ -9,7 +9,7 @@ import { BUNDLED_RECORDS_FILE } from '../../src/config.js'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import { RecordIndex, toIndexQuery } from '../../src/core/search/record-index.js'
 
-const index = new RecordIndex(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
+const index = RecordIndex.build(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
 const search = (q: string) =>
   index.search(toIndexQuery({ q, limit: 50, offset: 0 })).results.map((e) => e.record.id)
 

@@ -12,7 +12,7 @@ import { RecordIndex, toIndexQuery } from '../../src/core/search/record-index.js
 import { FIRST_PAGE_SIZE, measure, type CategoryFigures } from './measure.js'
 import { CATEGORIES, RELEVANCE_TABLE } from './queries.js'
 
-const index = new RecordIndex(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
+const index = RecordIndex.build(await new FileRecordSource(BUNDLED_RECORDS_FILE).load())
 const result = measure((q) => {
   const page = index.search(toIndexQuery({ q, limit: FIRST_PAGE_SIZE, offset: 0 }))
   return { ids: page.results.map((e) => e.record.id), total: page.total }

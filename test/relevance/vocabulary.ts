@@ -5,7 +5,7 @@
  */
 import type { Fact } from '../../src/core/records/record.js'
 import type { WordForms } from '../../src/core/search/forms.js'
-import { toIndexedText } from '../../src/core/search/record-index.js'
+import { searchedText as toIndexedText } from '../../src/core/search/snapshot-builder.js'
 import { fold, foldPlural, tokenize } from '../../src/core/search/tokenize.js'
 
 /**

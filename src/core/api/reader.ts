@@ -54,6 +54,6 @@ export class LocalRecordReader implements RecordReader {
 
   async list(offset: number, max: number): Promise<{ records: Fact[]; total: number }> {
     const index = currentSnapshot(this.records)
-    return { records: index.all.slice(offset, offset + max).map((e) => e.record), total: index.size }
+    return { records: index.listed(offset, max).map((e) => e.record), total: index.size }
   }
 }

@@ -6,7 +6,7 @@ import { SearchEnvelopeSchema } from './schemas.js'
 import { answerSearch, searchEnvelope, searchEnvelopeBytes } from './search.js'
 
 const records = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const index = new RecordIndex({ records })
+const index = RecordIndex.build({ records })
 const answer = (q?: string, offset = 0) => answerSearch(index, { q, limit: 10, offset })
 
 describe('the search answer', () => {

@@ -52,7 +52,7 @@ describe('FileRecordSource stability', () => {
     await poll() // unchanged since the previous poll: stable
     await follower.settled()
     expect(served).toEqual([fixture.length])
-    expect(records.current!.all.every((e) => e.record.title.endsWith(' (2)'))).toBe(true)
+    expect(records.current!.listed(0, records.current!.size).every((e) => e.record.title.endsWith(' (2)'))).toBe(true)
     await follower.stop()
   })
 

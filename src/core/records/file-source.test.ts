@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -97,5 +97,19 @@ describe('FileRecordSource.close', () => {
     } finally {
       unwatch()
     }
+  })
+})
+
+describe('a JSON document too large to read whole', () => {
+  it('is refused at once, with the way out (NDJSON); the same records as NDJSON load', async () => {
+    const records = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as unknown[]
+    const limit = 4_096 // bytes, for the test: the service's is 400 MiB
+    const document = write(JSON.stringify(records))
+    const source = new FileRecordSource(document, undefined, undefined, limit)
+    await expect(source.load()).rejects.toThrow(
+      `records: ${source.origin}: a JSON document of ${+(statSync(document).size / 2 ** 20).toFixed(3)} MiB is more than is read whole (0.004 MiB, below V8's string limit); write the records as NDJSON, one record per line, which is read line by line at any size`,
+    )
+    const ndjson = write(records.map((r) => JSON.stringify(r)).join('\n'))
+    expect((await new FileRecordSource(ndjson, undefined, undefined, limit).load()).records).toHaveLength(records.length)
   })
 })

@@ -8,8 +8,14 @@ import { open, readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
-import { SourceUnavailableError, type RecordBatch, type RecordSource } from './source.js'
-import { validateRecords, type RawRecord } from './validate.js'
+import type { RawRecord } from './validate.js'
+import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
+
+/**
+ * The largest JSON document (an array, or `{"records": [...]}`) read whole: V8 cannot hold a string
+ * over ~512 MiB of UTF-16, so a larger document would fail halfway; NDJSON has no such bound.
+ */
+export const MAX_DOCUMENT_BYTES = 400 * 2 ** 20
 
 /** How often the file's mtime and size are polled; polling survives editors and atomic renames that break fs.watch. */
 const WATCH_INTERVAL_MS = 2_000
@@ -33,6 +39,7 @@ export class FileRecordSource implements RecordSource {
     private readonly path: string,
     private readonly watchIntervalMs = WATCH_INTERVAL_MS,
     private readonly poller: Poller = intervalPoller,
+    private readonly maxDocumentBytes = MAX_DOCUMENT_BYTES,
   ) {
     // Absolute, so a message names the file whatever the directory the service was started from.
     this.origin = `file:${resolve(path)}`
@@ -41,17 +48,48 @@ export class FileRecordSource implements RecordSource {
   /** The file's mtime and size when the last load began: what "changed" is measured against. */
   #loadedVersion = ''
 
+  /** A description of this source a worker thread can open it from. */
+  spec(): SourceSpec {
+    return { type: 'file', path: this.path }
+  }
+
+  /** Told what a read made elsewhere (a worker) saw, as if this source had read it. */
+  noteRead(info: ReadInfo): void {
+    if (info.version !== undefined) this.#loadedVersion = info.version
+  }
+
+  /** What the last read saw of the file, even when it failed (so a refused file is not read again every poll). */
+  partialRead(): ReadInfo {
+    return { version: this.#loadedVersion }
+  }
+
   async load(): Promise<RecordBatch> {
+    return collectRecords(this)
+  }
+
+  async read(consume: RecordConsumer): Promise<ReadInfo> {
     try {
-      this.#loadedVersion = versionOf(await stat(this.path))
+      const before = await stat(this.path)
+      this.#loadedVersion = versionOf(before)
       // NDJSON is read line by line: a whole large file would not fit in one string (V8 caps strings
       // at ~512 MiB, about 330 000 records), and lines need not all be in memory at once.
-      const { raw, publishedAt } = (await this.isNdjson()) ? { raw: await this.readNdjson(), publishedAt: undefined } : await this.readWhole()
-      const records = validateRecords(this.origin, raw)
+      let publishedAt: string | undefined
+      if (await this.isNdjson()) await this.readNdjson(consume)
+      else {
+        if (before.size > this.maxDocumentBytes) {
+          throw new Error(
+            `records: ${this.origin}: a JSON document of ${mebibytes(before.size)} MiB is more than is read whole ` +
+              `(${mebibytes(this.maxDocumentBytes)} MiB, below V8's string limit); write the records as NDJSON, one record per line, which is read line by line at any size`,
+          )
+        }
+        const document = await this.readWhole()
+        for (const { value, where } of document.raw) consume(value, where)
+        publishedAt = document.publishedAt
+      }
       const after = await stat(this.path)
       // Written to while we read it: what we read may be half of each version. The next stable poll reloads it.
       if (versionOf(after) !== this.#loadedVersion) throw new SourceUnavailableError(`records: ${this.origin}: the file changed while it was read; nothing loaded`)
-      return { records, publishedAt: publishedAt ?? after.mtime.toISOString() }
+      return { publishedAt: publishedAt ?? after.mtime.toISOString(), version: this.#loadedVersion }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === undefined || (err as Error).message.startsWith('records:')) throw err
@@ -74,15 +112,13 @@ export class FileRecordSource implements RecordSource {
     return parseDocument(this.origin, (await readFile(this.path, 'utf8')).replace(/^\uFEFF/, ''))
   }
 
-  private async readNdjson(): Promise<RawRecord[]> {
-    const raw: RawRecord[] = []
+  private async readNdjson(consume: RecordConsumer): Promise<void> {
     const lines = createInterface({ input: createReadStream(this.path, { encoding: 'utf8' }), crlfDelay: Infinity })
     let number = 0
     for await (const line of lines) {
       const record = parseNdjsonLine(this.origin, number === 0 ? line.replace(/^\uFEFF/, '') : line, ++number)
-      if (record !== undefined) raw.push(record)
+      if (record !== undefined) consume(record.value, record.where)
     }
-    return raw
   }
 
   /** Pollers this source started: each is stopped on close. */
@@ -127,6 +163,8 @@ export class FileRecordSource implements RecordSource {
     this.#pollers.clear()
   }
 }
+
+const mebibytes = (bytes: number) => +(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 3 : 0)
 
 const versionOf = (s: { mtimeMs: number; size: number }) => `${s.mtimeMs}:${s.size}`
 

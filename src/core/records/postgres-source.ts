@@ -10,10 +10,9 @@ import pg from 'pg'
 import type { Log } from '../log.js'
 import { clientConfig, describeDatabase } from './postgres/connection.js'
 import { DEFAULT_WATCHER_TIMING, PublicationWatcher, type WatcherTiming } from './postgres/publication-watcher.js'
-import { readCurrentSnapshot, type ReadSnapshot } from './postgres/snapshot-reader.js'
+import { readCurrentSnapshot, type Publication, type ReadSnapshot } from './postgres/snapshot-reader.js'
 import { isUndefinedTable } from './postgres/tables.js'
-import { SourceUnavailableError, type RecordBatch, type RecordSource } from './source.js'
-import { validateRecords } from './validate.js'
+import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
 
 export type PostgresSourceOptions = {
   log: Log
@@ -39,9 +38,14 @@ export class PostgresRecordSource implements RecordSource {
   /** The publication being read now: a check during a long read must not queue the same load again. */
   #reading: number | undefined
 
+  readonly #url: string
+  readonly #applicationName: string
+
   constructor(url: string, options: PostgresSourceOptions) {
     this.origin = describeDatabase(url)
-    const config = clientConfig(url, options.applicationName ?? 'reference-records replica')
+    this.#url = url
+    this.#applicationName = options.applicationName ?? 'reference-records replica'
+    const config = clientConfig(url, this.#applicationName)
     // Loads never overlap (the follower runs one at a time): one connection, closed when idle.
     this.#pool = new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 10_000 })
     this.#pool.on('error', () => undefined) // an idle connection dropped: the next load opens another
@@ -73,26 +77,47 @@ export class PostgresRecordSource implements RecordSource {
     return () => this.#connectionListeners.delete(listener)
   }
 
+  spec(): SourceSpec {
+    return { type: 'postgres', url: this.#url, applicationName: this.#applicationName, batchRows: this.#batchRows, readStepTimeoutMs: this.#readStepTimeoutMs }
+  }
+
+  noteRead(info: ReadInfo): void {
+    if (info.publication !== undefined) this.#attempted = info.publication
+  }
+
+  partialRead(): ReadInfo {
+    return { publication: this.#attempted }
+  }
+
   async load(): Promise<RecordBatch> {
-    const read = await this.#read()
+    return collectRecords(this)
+  }
+
+  async read(consume: RecordConsumer): Promise<ReadInfo> {
+    let origin = this.origin
+    const read = await this.#read((publication) => {
+      origin = `${this.origin} snapshot ${publication.snapshotId}`
+      // A publication that fails to load is not loaded again (it is refused for good), so remember it now.
+      this.#attempted = publication.publicationId
+    }, consume)
     const { publication } = read
     this.#attempted = publication.publicationId
-    const origin = `${this.origin} snapshot ${publication.snapshotId}`
-    if (read.raw.length !== publication.recordCount) {
-      throw new Error(`records: ${origin}: ${read.raw.length} records read, ${publication.recordCount} published; nothing loaded`)
+    if (read.count !== publication.recordCount) {
+      throw new Error(`records: ${origin}: ${read.count} records read, ${publication.recordCount} published; nothing loaded`)
     }
     if (read.checksum !== publication.checksum) {
       throw new Error(`records: ${origin}: checksum ${read.checksum.slice(0, 12)}… of the records read differs from the published ${publication.checksum.slice(0, 12)}…; nothing loaded`)
     }
     return {
-      records: validateRecords(origin, read.raw),
       publishedAt: publication.publishedAt.toISOString(),
       snapshot: { id: publication.snapshotId, publication: publication.publicationId },
+      publication: publication.publicationId,
+      origin,
     }
   }
 
   /** Streams the current snapshot; any database failure is "unavailable", to be retried at the next signal. */
-  async #read(): Promise<ReadSnapshot> {
+  async #read(onPublication: (publication: Publication) => void, consume: RecordConsumer): Promise<ReadSnapshot> {
     let client: pg.PoolClient
     try {
       client = await this.#pool.connect()
@@ -101,11 +126,18 @@ export class PostgresRecordSource implements RecordSource {
     }
     let failure: Error | undefined
     try {
-      const read = await readCurrentSnapshot(client, {
-        batchRows: this.#batchRows,
-        withDeadline: (step) => this.#withDeadline(step),
-        onPublication: (publication) => (this.#reading = publication.publicationId),
-      })
+      const read = await readCurrentSnapshot(
+        client,
+        {
+          batchRows: this.#batchRows,
+          withDeadline: (step) => this.#withDeadline(step),
+          onPublication: (publication) => {
+            this.#reading = publication.publicationId
+            onPublication(publication)
+          },
+        },
+        consume,
+      )
       if (read === undefined) throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet`)
       return read
     } catch (err) {

@@ -3,6 +3,7 @@
  * default; other backends (PostgreSQL) implement the same contract.
  */
 import type { Fact } from './record.js'
+import { ValidRecords } from './validate.js'
 
 /** One consistent set of records, as published together. */
 export interface RecordBatch {
@@ -29,15 +30,56 @@ export class SourceUnavailableError extends Error {
   override readonly name = 'SourceUnavailableError'
 }
 
+/** Takes one raw record (not yet validated) and where it came from ("line 7"). */
+export type RecordConsumer = (value: unknown, where: string) => void
+
+/** What a read learnt besides the records. */
+export type ReadInfo = {
+  /** When this set was published (RFC 3339), if the source knows it. */
+  publishedAt?: string
+  /** Which published snapshot it is (PostgreSQL). */
+  snapshot?: SnapshotInfo
+  /** The file's version (mtime and size) when the read began. */
+  version?: string
+  /** The publication read (PostgreSQL), known as soon as the read began. */
+  publication?: number
+  /** What was read, when more precise than the source's origin ("postgres://… snapshot 12"): messages name it. */
+  origin?: string
+}
+
+/** What a worker thread needs to open a source of its own and read the same records. */
+export type SourceSpec =
+  | { type: 'file'; path: string }
+  | { type: 'postgres'; url: string; applicationName: string; batchRows: number; readStepTimeoutMs: number }
+
 export interface RecordSource {
   /** Where records come from, for logs and errors, e.g. "file:data/records.json". */
   readonly origin: string
-  /** Loads and validates every record; throws `records: <origin>: …` naming each bad record. Never partial. */
+  /**
+   * Streams every record, raw and in order, to `consume`; throws `records: <origin>: …` when the
+   * source cannot be read whole (SourceUnavailableError when it is only for now). Validation is the
+   * consumer's: all-or-nothing is decided once every record was seen.
+   */
+  read(consume: RecordConsumer): Promise<ReadInfo>
+  /** Reads and validates every record into memory (small sets: publishing, tools, tests). Never partial. */
   load(): Promise<RecordBatch>
+  /** This source as a worker thread can open it. */
+  spec(): SourceSpec
+  /** Told what a read made by a worker saw, as if this source had made it. */
+  noteRead?(info: ReadInfo): void
+  /** What the last read saw so far, even a failed one (sent back by a worker with its failure). */
+  partialRead?(): ReadInfo
   /**
    * Calls `onChange` when the source may have new records (the caller reloads and swaps).
    * Returns a function that stops watching.
    */
   watch?(onChange: () => void): () => void
   close(): Promise<void>
+}
+
+/** Reads and validates every record of `source` into memory: RecordSource.load for sets that fit. */
+export async function collectRecords(source: RecordSource): Promise<RecordBatch> {
+  const valid = new ValidRecords(source.origin)
+  const info = await source.read((value, where) => valid.add(value, where))
+  return { records: valid.finish(info.origin), publishedAt: info.publishedAt, snapshot: info.snapshot }
 }

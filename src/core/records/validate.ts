@@ -1,7 +1,8 @@
 /**
- * Validation of a whole batch of raw records against the one schema, plus the rules that span
- * records (unique ids). All-or-nothing: any problem rejects the batch, so a bad update never
- * replaces good data and nothing is served half-loaded.
+ * Validation of raw records against the one schema, plus the rules that span records (unique ids).
+ * All-or-nothing: any problem rejects the whole set, so a bad update never replaces good data and
+ * nothing is served half-loaded. Records are checked one at a time as a source streams them
+ * (`RecordValidator`), so a large set is never held as raw objects.
  */
 import type { z } from 'zod'
 import { FactSchema, type Fact } from './record.js'
@@ -17,27 +18,78 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${field}: ${issue.message}`
 }
 
-/** Validates every record; throws one Error listing the problems (first 20) if any record is bad. */
-export function validateRecords(origin: string, raw: readonly RawRecord[]): Fact[] {
-  const problems: string[] = []
-  const records: Fact[] = []
-  const firstSeen = new Map<string, string>()
-  for (const { value, where } of raw) {
+/**
+ * Checks records one by one and gathers the problems; `finish()` throws them all (the first 20) if
+ * there is any. Duplicate ids are the caller's to report (`duplicate`), since it is the caller that
+ * keeps the ids: a set of them here would be a second copy.
+ */
+export class RecordValidator {
+  readonly #problems: string[] = []
+  #count = 0
+
+  constructor(readonly origin: string) {}
+
+  /** The record if it is valid; undefined (and a problem noted) otherwise. */
+  check(value: unknown, where: string): Fact | undefined {
     const result = FactSchema.safeParse(value)
-    const id = typeof (value as { id?: unknown })?.id === 'string' ? ` (id "${(value as { id: string }).id}")` : ''
-    if (!result.success) {
-      for (const issue of result.error.issues) problems.push(`${where}${id}: ${describeIssue(issue)}`)
-      continue
-    }
-    const seen = firstSeen.get(result.data.id)
-    if (seen !== undefined) problems.push(`${where}${id}: field "id": duplicate id, first used by ${seen}`)
-    else firstSeen.set(result.data.id, where)
-    records.push(result.data)
+    if (result.success) return result.data
+    for (const issue of result.error.issues) this.#note(`${where}${idOf(value)}: ${describeIssue(issue)}`)
+    return undefined
   }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, MAX_REPORTED_PROBLEMS)
-    const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : ''
-    throw new Error(`records: ${origin}: ${problems.length} problem(s), nothing loaded\n  ${shown.join('\n  ')}${more}`)
+
+  /** Notes a second record with an id already used. */
+  duplicate(id: string, where: string, firstWhere: string): void {
+    this.#note(`${where} (id "${id}"): field "id": duplicate id, first used by ${firstWhere}`)
   }
-  return records
+
+  get failed(): boolean {
+    return this.#count > 0
+  }
+
+  /** Throws every problem noted, naming `origin` (the source's, or what exactly was read). */
+  finish(origin = this.origin): void {
+    if (this.#count === 0) return
+    const more = this.#count > this.#problems.length ? `\n  … and ${this.#count - this.#problems.length} more` : ''
+    throw new Error(`records: ${origin}: ${this.#count} problem(s), nothing loaded\n  ${this.#problems.join('\n  ')}${more}`)
+  }
+
+  #note(problem: string): void {
+    if (this.#problems.length < MAX_REPORTED_PROBLEMS) this.#problems.push(problem)
+    this.#count++
+  }
+}
+
+const idOf = (value: unknown) => (typeof (value as { id?: unknown })?.id === 'string' ? ` (id "${(value as { id: string }).id}")` : '')
+
+/** The valid records of a set gathered in memory (small sets: publishing, tools, tests), ids checked unique. */
+export class ValidRecords {
+  readonly #validator: RecordValidator
+  readonly #records: Fact[] = []
+  readonly #firstSeen = new Map<string, string>()
+
+  constructor(origin: string) {
+    this.#validator = new RecordValidator(origin)
+  }
+
+  add(value: unknown, where: string): void {
+    const record = this.#validator.check(value, where)
+    if (record === undefined) return
+    const seen = this.#firstSeen.get(record.id)
+    if (seen !== undefined) this.#validator.duplicate(record.id, where, seen)
+    else this.#firstSeen.set(record.id, where)
+    this.#records.push(record)
+  }
+
+  /** The records; throws as RecordValidator does when any was bad. */
+  finish(origin?: string): Fact[] {
+    this.#validator.finish(origin)
+    return this.#records
+  }
+}
+
+/** Validates every record of a set held in memory; throws as RecordValidator does. */
+export function validateRecords(origin: string, raw: readonly RawRecord[]): Fact[] {
+  const valid = new ValidRecords(origin)
+  for (const { value, where } of raw) valid.add(value, where)
+  return valid.finish()
 }

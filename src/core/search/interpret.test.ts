@@ -11,7 +11,7 @@ import { tokenize } from './tokenize.js'
 
 const file = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as Fact[] | { records: Fact[] }
 const records = Array.isArray(file) ? file : file.records
-const index = new RecordIndex({ records })
+const index = RecordIndex.build({ records })
 const search = (q: string, limit = 50) => index.search(toIndexQuery({ q, limit, offset: 0 }))
 const ids = (q: string) => search(q).results.map((e) => e.record.id)
 const forms = loadWordForms()

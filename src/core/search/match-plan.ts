@@ -2,7 +2,7 @@
  * A search laid out for the per-document loop of matchGroups (match.ts): which documents to try,
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
-import { seek, unionOfDocs, type Postings } from './postings.js'
+import { seek, unionOfDocs, type PostingsOf } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
 export type Alternative = { readonly slots: readonly (readonly WeightedTerm[])[]; readonly weight: number }
@@ -28,8 +28,8 @@ const TITLE_BOOST = 2
  */
 export class Plan {
   readonly #docs: Uint32Array[] = []
-  readonly #titleTf: Uint16Array[] = []
-  readonly #bodyTf: Uint16Array[] = []
+  readonly #titleTf: Uint8Array[] = []
+  readonly #bodyTf: Uint8Array[] = []
   /** Per cursor: next position to look at, and weight × idf. */
   readonly #at: Int32Array
   readonly #weight: Float64Array
@@ -45,7 +45,7 @@ export class Plan {
   tier = 0
   score = 0
 
-  private constructor(groups: readonly TermGroup[], postings: readonly Postings[], stats: FieldStats) {
+  private constructor(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats) {
     this.#stats = stats
     const documentCount = stats.titleLength.length
     const weights: number[] = []
@@ -54,7 +54,7 @@ export class Plan {
         if (option.slots.length === 0 || option.slots.some((slot) => slot.length === 0)) continue
         for (const slot of option.slots) {
           for (const { term, weight } of slot) {
-            const p = postings[term]!
+            const p = postings(term)
             this.#docs.push(p.docs)
             this.#titleTf.push(p.titleTf)
             this.#bodyTf.push(p.bodyTf)
@@ -73,10 +73,10 @@ export class Plan {
   }
 
   /** The plan, or undefined when a group can match nothing (so the query matches nothing). */
-  static of(groups: readonly TermGroup[], postings: readonly Postings[], stats: FieldStats): Plan | undefined {
+  static of(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
     // Rarest group first: most candidates that fail, fail on the first check.
     const size = (group: TermGroup) =>
-      group.reduce((n, option) => n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings[t.term]!.docs.length, 0))), 0)
+      group.reduce((n, option) => n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))), 0)
     const sizes = new Map(groups.map((g) => [g, size(g)]))
     const plan = new Plan([...groups].sort((a, b) => sizes.get(a)! - sizes.get(b)!), postings, stats)
     const groupCount = plan.#groupStart.length - 1

@@ -8,7 +8,7 @@
  * one document at a time, so the cost follows the rarest word, as before groups existed.
  */
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import type { Postings } from './postings.js'
+import type { PostingsOf } from './postings.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -23,7 +23,7 @@ export type MatchRequest = {
   limit: number
 }
 
-export function matchGroups(postings: readonly Postings[], stats: FieldStats, ranking: Ranking, request: MatchRequest): { total: number; docs: number[] } {
+export function matchGroups(postings: PostingsOf, stats: FieldStats, ranking: Ranking, request: MatchRequest): { total: number; docs: number[] } {
   const plan = Plan.of(request.groups, postings, stats)
   if (plan === undefined) return { total: 0, docs: [] }
   const candidates = plan.candidates()

@@ -1,34 +1,8 @@
-/** Postings of one indexed word: the documents holding it (ascending) and its count in each field. */
-export type Postings = { readonly docs: Uint32Array; readonly titleTf: Uint16Array; readonly bodyTf: Uint16Array }
+/** Postings of one indexed word: the documents holding it (ascending) and its count in each field (at most 255). */
+export type Postings = { readonly docs: Uint32Array; readonly titleTf: Uint8Array; readonly bodyTf: Uint8Array }
 
-/** Growable postings used while building; trimmed to typed arrays at the end. */
-export class PostingsBuilder {
-  docs = new Uint32Array(4)
-  titleTf = new Uint16Array(4)
-  bodyTf = new Uint16Array(4)
-  size = 0
-  add(doc: number, titleTf: number, bodyTf: number): void {
-    if (this.size === this.docs.length) {
-      this.docs = grown(this.docs)
-      this.titleTf = grown(this.titleTf)
-      this.bodyTf = grown(this.bodyTf)
-    }
-    this.docs[this.size] = doc
-    this.titleTf[this.size] = Math.min(titleTf, 0xffff)
-    this.bodyTf[this.size] = Math.min(bodyTf, 0xffff)
-    this.size++
-  }
-  build(): Postings {
-    return { docs: this.docs.slice(0, this.size), titleTf: this.titleTf.slice(0, this.size), bodyTf: this.bodyTf.slice(0, this.size) }
-  }
-}
-
-/** A copy of a typed array with twice the room (postings and per-term counts grow this way). */
-export function grown<T extends Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(values: T): T {
-  const next = new (values.constructor as new (length: number) => T)(values.length * 2)
-  next.set(values)
-  return next
-}
+/** The postings of a term number. */
+export type PostingsOf = (term: number) => Postings
 
 /** First index ≥ `from` whose value is ≥ `target` in the ascending array (galloping, then binary search). */
 export function seek(values: Uint32Array, target: number, from: number): number {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Fact } from '../records/record.js'
+import { FactSchema, type Fact } from '../records/record.js'
 import { RecordIndex, searchKey, toIndexQuery } from './record-index.js'
 
 const records = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const index = new RecordIndex({ records, publishedAt: '2026-11-20T09:00:00.000Z' })
+const index = RecordIndex.build({ records, publishedAt: '2026-11-20T09:00:00.000Z' })
 const idOf = (slug: string) => records.find((r) => r.url.endsWith(`/${slug}`))!.id
 const ids = (q: string | undefined, extra: { kind?: Fact['kind']; region?: 'france' } = {}) =>
   index.search(toIndexQuery({ q, ...extra, limit: 50, offset: 0 })).results.map((e) => e.record.id)
@@ -77,16 +77,16 @@ describe('RecordIndex.search semantics', () => {
 })
 
 describe('RecordIndex', () => {
-  it('serialises each record once, byte-equal to JSON.stringify', () => {
-    for (const r of records) expect(index.get(r.id)!.bytes.toString()).toBe(JSON.stringify(r))
+  it('serialises each record once, byte-equal to JSON.stringify of its validated form', () => {
+    for (const r of records) expect(index.get(r.id)!.bytes.toString()).toBe(JSON.stringify(FactSchema.parse(r)))
   })
   it('has a content version: equal records give equal versions, a change gives another', () => {
-    expect(new RecordIndex({ records: [...records].reverse() }).version).toBe(index.version)
+    expect(RecordIndex.build({ records: [...records].reverse() }).version).toBe(index.version)
     const changed = records.map((r, i) => (i === 0 ? { ...r, title: `${r.title}!` } : r))
-    expect(new RecordIndex({ records: changed }).version).not.toBe(index.version)
+    expect(RecordIndex.build({ records: changed }).version).not.toBe(index.version)
   })
   it('counts every kind, zeros included', () => {
-    const empty = new RecordIndex({ records: [] })
+    const empty = RecordIndex.build({ records: [] })
     expect(Object.values(empty.countsByKind)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0])
     expect(index.countsByKind.lesson).toBe(3)
   })

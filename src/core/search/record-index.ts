@@ -1,9 +1,9 @@
 /**
- * An immutable, searchable snapshot of the records. Built once per load; a reload builds a new one
- * and swaps it in, so a request always reads one consistent snapshot.
+ * An immutable, searchable snapshot of the records. Built once per load (snapshot-builder.ts, in a
+ * worker thread for the service); a reload builds a new one and swaps it in, so a request always
+ * reads one consistent snapshot. It holds bytes and numbers, no object per record: each record is
+ * its JSON in one shared buffer, and a record object is parsed only when an adapter asks for one.
  */
-import { createHash } from 'node:crypto'
-import { strongEtag } from '../etag.js'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { RecordBatch, SnapshotInfo } from '../records/source.js'
 import { loadAliases, type AliasTable } from './aliases.js'
@@ -11,19 +11,26 @@ import { loadWordForms, type WordForms } from './forms.js'
 import { interpretQuery, type Interpretation, type PlannedWord } from './interpret.js'
 import { Lexicon } from './lexicon.js'
 import type { Ranking } from './match.js'
-import { TextIndex, type IndexedText } from './text-index.js'
-import { fold, queryTokens, tokenize } from './tokenize.js'
+import { SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
+import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
+import { TextIndex } from './text-index.js'
+import { fold, queryTokens } from './tokenize.js'
 
-/** A record with its pre-serialised JSON: responses are assembled from these pieces, never re-stringified. */
-export type IndexedRecord = {
-  readonly record: Fact
-  /**
-   * `JSON.stringify(record)` as UTF-8, encoded once at load: a view into the snapshot's one buffer of
-   * records, so a response sends these bytes as they are (no re-encoding of a JS string per send).
-   */
-  readonly bytes: Buffer
-  /** Strong ETag of `bytes`, quoted. */
-  readonly etag: string
+/** One record of a snapshot: its bytes as served and its ETag; its object parsed on first use. */
+export class IndexedRecord {
+  #record: Fact | undefined
+  constructor(
+    /** Its number in the snapshot. */
+    readonly doc: number,
+    /** Its JSON as served, UTF-8: a view into the snapshot's buffer, sent as it is. */
+    readonly bytes: Buffer,
+    /** Strong ETag of `bytes`, quoted. */
+    readonly etag: string,
+  ) {}
+
+  get record(): Fact {
+    return (this.#record ??= JSON.parse(this.bytes.toString('utf8')) as Fact)
+  }
 }
 
 /** A search, normalised: build it with `toIndexQuery`. */
@@ -70,17 +77,8 @@ const MAX_RELAXED = 5
 const MAX_RELAXED_WORDS = 8
 
 
-const collator = new Intl.Collator('fr')
-const compareIds = (a: IndexedRecord, b: IndexedRecord) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0)
-
-/** Kind in the spec's order, then title in French collation, then id: the order of a listing without q. */
-function compareRecords(a: Fact, b: Fact): number {
-  return KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || collator.compare(a.title, b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-}
 
 export class RecordIndex {
-  /** Every record, in listing order. */
-  readonly all: readonly IndexedRecord[]
   /** Content hash of the snapshot: equal records give equal versions on every replica. */
   readonly version: string
   /** When the snapshot was published (RFC 3339). */
@@ -88,70 +86,117 @@ export class RecordIndex {
   /** The published snapshot these records are, when the source numbers them (PostgreSQL). */
   readonly snapshot: SnapshotInfo | undefined
   readonly countsByKind: Readonly<Record<Kind, number>>
-  readonly #byId: ReadonlyMap<string, IndexedRecord>
+  readonly #data: SnapshotData
+  readonly #arena: Buffer
   readonly #text: TextIndex
-  readonly #lexicon: Lexicon
-  readonly #aliases: AliasTable
-  /** Ranking inputs per record (by listing position): provenance class, and position in id order for ties. */
+  readonly #vocabulary: SearchVocabulary
+  #lexicon: Lexicon | undefined
   readonly #ranking: Ranking
-  /** Per record (listing position): its kind's position in KINDS, and 1 when its regions hold France — typed, so filters touch no record object. */
-  readonly #kindOf: Uint8Array
-  readonly #isFrance: Uint8Array
-  /** Listings without q, per filter combination; built on first use and kept for the snapshot's life. */
-  readonly #listings = new Map<string, readonly IndexedRecord[]>()
+  /** Listings without q, per filter combination (documents in listing order); built on first use. */
+  readonly #listings = new Map<string, Uint32Array>()
   /** Indexed words as the records write them, found on first use. */
   readonly #displayed = new Map<number, string>()
 
-  constructor(batch: RecordBatch, vocabulary: SearchVocabulary = bundledSearchVocabulary()) {
-    const sorted = batch.records.map((record) => ({ record, json: JSON.stringify(record) })).sort((a, b) => compareRecords(a.record, b.record))
-    // One buffer holds every record's bytes, in listing order: one allocation, and views into it.
-    const arena = Buffer.allocUnsafeSlow(sorted.reduce((n, e) => n + Buffer.byteLength(e.json), 0))
-    let at = 0
-    this.all = sorted.map(({ record, json }): IndexedRecord => {
-      const start = at
-      at += arena.write(json, at)
-      const bytes = arena.subarray(start, at)
-      return { record, bytes, etag: strongEtag(bytes) }
-    })
-    this.#byId = new Map(this.all.map((e) => [e.record.id, e]))
-    this.#kindOf = Uint8Array.from(this.all, (e) => KINDS.indexOf(e.record.kind))
-    this.#isFrance = Uint8Array.from(this.all, (e) => (e.record.regions.includes('France') ? 1 : 0))
-    this.countsByKind = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>
-    for (const e of this.all) (this.countsByKind as Record<Kind, number>)[e.record.kind]++
-    const hash = createHash('sha256')
-    for (const e of this.all) hash.update(e.bytes).update('\n')
-    this.version = hash.digest('hex').slice(0, 16)
-    this.publishedAt = batch.publishedAt ?? new Date().toISOString()
-    this.snapshot = batch.snapshot
-    this.#text = new TextIndex(this.all.map((e) => toIndexedText(e.record)), tokenize)
-    this.#lexicon = new Lexicon(this.#text, vocabulary.forms)
-    this.#aliases = vocabulary.aliases
-    const tieRank = new Uint32Array(this.all.length)
-    this.all
-      .map((_, n) => n)
-      .sort((a, b) => compareIds(this.all[a]!, this.all[b]!))
-      .forEach((n, rank) => (tieRank[n] = rank))
-    this.#ranking = { tieRank, rankClass: Uint8Array.from(this.all, (e) => rankClass(e.record)) }
+  constructor(data: SnapshotData, vocabulary: SearchVocabulary = bundledSearchVocabulary()) {
+    this.#data = data
+    this.#arena = Buffer.from(data.arena.buffer, data.arena.byteOffset, data.arena.byteLength)
+    this.version = data.version
+    this.publishedAt = data.publishedAt
+    this.snapshot = data.snapshot
+    this.countsByKind = Object.fromEntries(KINDS.map((k, i) => [k, data.countsByKind[i] ?? 0])) as Record<Kind, number>
+    this.#text = new TextIndex(data.text)
+    this.#vocabulary = vocabulary
+    this.#ranking = { tieRank: data.tieRank, rankClass: data.rankClass }
+  }
+
+  /** A snapshot of records held in memory, built here (tests, tools, small sets); the service builds in a worker. */
+  static build(batch: RecordBatch, vocabulary?: SearchVocabulary): RecordIndex {
+    const builder = new SnapshotBuilder('records')
+    batch.records.forEach((record, i) => builder.add(record, `record ${i}`))
+    return new RecordIndex(builder.finish({ publishedAt: batch.publishedAt, snapshot: batch.snapshot }), vocabulary)
   }
 
   get size(): number {
-    return this.all.length
+    return this.#data.count
+  }
+
+  /** The words' forms and corrections: built on the first search that needs them, so a swap costs nothing. */
+  get #words(): Lexicon {
+    return (this.#lexicon ??= new Lexicon(this.#text, this.#vocabulary.forms))
+  }
+
+  /** Record `doc` (a document number). */
+  entry(doc: number): IndexedRecord {
+    const { offsets, etags } = this.#data
+    const bytes = this.#arena.subarray(offsets[doc]!, offsets[doc + 1]!)
+    return new IndexedRecord(doc, bytes, `"${this.#etagBytes(doc, etags)}"`)
+  }
+
+  #etagBytes(doc: number, etags: Uint8Array): string {
+    return Buffer.from(etags.buffer, etags.byteOffset + doc * ETAG_LENGTH, ETAG_LENGTH).toString('latin1')
   }
 
   get(id: string): IndexedRecord | undefined {
-    return this.#byId.get(id)
+    const key = idKey(id)
+    if (key === undefined) return undefined
+    const [prefix, high, low] = key
+    const { byId, idPrefix, idHigh, idLow } = this.#data
+    let [from, to] = [0, byId.length]
+    while (from < to) {
+      const mid = (from + to) >>> 1
+      const doc = byId[mid]!
+      const c = idPrefix[doc]! - prefix || idHigh[doc]! - high || idLow[doc]! - low
+      if (c === 0) return this.entry(doc)
+      if (c < 0) from = mid + 1
+      else to = mid
+    }
+    return undefined
+  }
+
+  /** The record whose url is `url`, if any. */
+  findByUrl(url: string): IndexedRecord | undefined {
+    const [high, low] = urlKey(url)
+    const { byUrl, urlHigh, urlLow } = this.#data
+    let from = 0
+    let to = byUrl.length
+    while (from < to) {
+      const mid = (from + to) >>> 1
+      const doc = byUrl[mid]!
+      if (urlHigh[doc]! < high || (urlHigh[doc] === high && urlLow[doc]! < low)) from = mid + 1
+      else to = mid
+    }
+    // Equal hashes sit together; the url itself decides (a hash may collide).
+    for (let i = from; i < byUrl.length && urlHigh[byUrl[i]!] === high && urlLow[byUrl[i]!] === low; i++) {
+      const entry = this.entry(byUrl[i]!)
+      if (entry.record.url === url) return entry
+    }
+    return undefined
+  }
+
+  /** Up to `count` records from position `offset` of the listing (kind, title, id). */
+  listed(offset: number, count: number): IndexedRecord[] {
+    const { order } = this.#data
+    const out: IndexedRecord[] = []
+    for (let i = offset; i < Math.min(order.length, offset + count); i++) out.push(this.entry(order[i]!))
+    return out
+  }
+
+  /** Every record in listing order, one at a time (the whole-snapshot download). */
+  *inListingOrder(): Generator<IndexedRecord> {
+    for (const doc of this.#data.order) yield this.entry(doc)
   }
 
   search(query: IndexQuery): SearchPage {
     if (query.q === undefined || queryTokens(query.q).length === 0) {
       const listing = this.#listing(query)
       const interpretation = query.q === undefined ? undefined : { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
-      return { total: listing.length, results: listing.slice(query.offset, query.offset + query.limit), interpretation }
+      const page = listing.subarray(query.offset, query.offset + query.limit)
+      return { total: listing.length, results: Array.from(page, (doc) => this.entry(doc)), interpretation }
     }
-    const plan = interpretQuery(query.q, { lexicon: this.#lexicon, aliases: this.#aliases, display: (term) => this.#display(term) })
+    const plan = interpretQuery(query.q, { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (term) => this.#display(term) })
     const hits = this.#match(plan.words, query, false)
     if (hits.total === 0) plan.interpretation.relaxed = this.#relaxed(plan.words, query)
-    return { total: hits.total, results: hits.docs.map((n) => this.all[n]!), interpretation: plan.interpretation }
+    return { total: hits.total, results: hits.docs.map((doc) => this.entry(doc)), interpretation: plan.interpretation }
   }
 
   // Relevance: more required words in the title first ("title matches above text matches"), then
@@ -184,7 +229,7 @@ export class RecordIndex {
       const word = this.#text.term(term)
       let typed: string | undefined
       for (const doc of this.#text.firstDocuments(term, 8)) {
-        const { title, body } = toIndexedText(this.all[doc]!.record)
+        const { title, body } = searchedText(this.entry(doc).record)
         const spellings = [...queryTokens(title), ...queryTokens(body)].filter((t) => t.word === word).map((t) => t.typed)
         typed = spellings.find((t) => fold(t) === word) ?? typed ?? spellings[0]
         if (typed !== undefined && fold(typed) === word) break
@@ -195,40 +240,23 @@ export class RecordIndex {
     return shown
   }
 
-  /** The kind and region filters as a test on listing positions; undefined when there is none. */
-  #filter(query: IndexQuery): ((n: number) => boolean) | undefined {
-    const kindOf = this.#kindOf
-    const isFrance = this.#isFrance
+  /** The kind and region filters as a test on document numbers; undefined when there is none. */
+  #filter(query: IndexQuery): ((doc: number) => boolean) | undefined {
+    const { kinds, france } = this.#data
     const kind = query.kind === undefined ? -1 : KINDS.indexOf(query.kind)
     if (kind < 0 && query.region === undefined) return undefined
-    if (query.region === undefined) return (n) => kindOf[n] === kind
-    return kind < 0 ? (n) => isFrance[n] === 1 : (n) => kindOf[n] === kind && isFrance[n] === 1
+    if (query.region === undefined) return (doc) => kinds[doc] === kind
+    return kind < 0 ? (doc) => france[doc] === 1 : (doc) => kinds[doc] === kind && france[doc] === 1
   }
 
-  #listing(query: IndexQuery): readonly IndexedRecord[] {
+  #listing(query: IndexQuery): Uint32Array {
     const key = `${query.kind ?? ''}|${query.region ?? ''}`
     let listing = this.#listings.get(key)
     if (listing === undefined) {
       const keep = this.#filter(query)
-      listing = keep === undefined ? this.all : this.all.filter((_, n) => keep(n))
+      listing = keep === undefined ? this.#data.order : this.#data.order.filter((doc) => keep(doc))
       this.#listings.set(key, listing)
     }
     return listing
   }
-}
-
-/**
- * Among records that match equally well (as many query words in their title), the reference content
- * — official rules, method, lessons, articles, the site's pages — comes before the school's own
- * offers, tools, staff and organization; BM25 orders each class. So a learner asking about the
- * blood-alcohol limit meets the rule before the estimator. Five orders were measured on the
- * relevance table (docs/search.md "Ranking"); this one ranks best among those that keep rules above tools.
- */
-const PROMOTION: ReadonlySet<Kind> = new Set(['offer', 'tool', 'person', 'organization'])
-const rankClass = (record: Fact): number => (PROMOTION.has(record.kind) ? 1 : 0)
-
-/** What is searched: the title, and as body the text, description and references (source labels, bibliography). */
-export function toIndexedText(record: Fact): IndexedText {
-  const references = [...record.sources.map((s) => s.label), ...(record.bibliography ?? [])]
-  return { title: record.title, body: [record.text, record.description ?? '', ...references].join('\n') }
 }

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fold, foldPlural, queryTokens, tokenize } from './tokenize.js'
+import { fold, foldByDefinition, foldPlural, queryTokens, tokenize } from './tokenize.js'
 
 describe('fold', () => {
   it.each([
@@ -9,6 +10,13 @@ describe('fold', () => {
     ['ﬁn', 'fin'], // compatibility ligature, NFKD
     ['ÇA', 'ca'],
   ])('%s → %s', (input, folded) => expect(fold(input)).toBe(folded))
+
+  it('folds every text of the sample, and odd characters, exactly as the definition does', () => {
+    const { records } = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: unknown[] }
+    const texts = records.map((r) => JSON.stringify(r))
+    texts.push('e\u0301te\u0301 ǅ Ǆ ﬀ ² ½ 𝐀𝐁 Ⅻ İstanbul ß ﬆ Ａ Œuvre ÆTHER x\u0308\u0323 émoji 🚗 ק ж Ω')
+    for (const text of texts) expect(fold(text)).toBe(foldByDefinition(text))
+  })
 })
 
 describe('tokenize', () => {

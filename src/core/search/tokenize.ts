@@ -10,8 +10,8 @@ const APOSTROPHES = new Set([0x27, 0x2019, 0x02bc]) // ' ’ ʼ
 const COMBINING_MARKS = /\p{M}+/gu
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u
 
-/** Folds accents, case and the œ/æ ligatures: "Cœur À" → "coeur a". */
-export function fold(text: string): string {
+/** The folding as the contract states it, on a whole text: œ/æ, NFKD, combining marks removed, lower case. */
+export function foldByDefinition(text: string): string {
   return text
     .replace(/[œŒ]/g, 'oe')
     .replace(/[æÆ]/g, 'ae')
@@ -20,9 +20,42 @@ export function fold(text: string): string {
     .toLowerCase()
 }
 
+/** Each non-ASCII character folded alone, remembered: a text has few distinct ones. */
+const FOLDED = new Map<number, string>()
+
+/**
+ * Folds accents, case and the œ/æ ligatures: "Cœur À" → "coeur a". The same as foldByDefinition,
+ * character by character (each of its steps maps one character, or drops a mark, independently of
+ * its neighbours), which lets ASCII runs be lower-cased as they are and each other character be
+ * folded once per process instead of normalising every text: a third of the time of indexing a
+ * record was here. Tested equal on every text of the sample (tokenize.test.ts). One difference by
+ * construction: Greek capital sigma folds to σ everywhere, never to the word-final ς.
+ */
+export function fold(text: string): string {
+  let out = ''
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit < 0x80) continue
+    const point = text.codePointAt(i)!
+    let folded = FOLDED.get(point)
+    if (folded === undefined) FOLDED.set(point, (folded = foldByDefinition(String.fromCodePoint(point))))
+    out += text.slice(run, i).toLowerCase() + folded
+    if (point > 0xffff) i++
+    run = i + 1
+  }
+  return run === 0 ? text.toLowerCase() : out + text.slice(run).toLowerCase()
+}
+
+/** Non-ASCII code points tested once each. */
+const WORD_CHARS = new Map<number, boolean>()
+
 function isWordChar(code: number): boolean {
   if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) return true // a-z 0-9: most of folded French
-  return code >= 0x80 && LETTER_OR_DIGIT.test(String.fromCodePoint(code))
+  if (code < 0x80) return false
+  let known = WORD_CHARS.get(code)
+  if (known === undefined) WORD_CHARS.set(code, (known = LETTER_OR_DIGIT.test(String.fromCodePoint(code))))
+  return known
 }
 
 /**
@@ -35,7 +68,9 @@ export function tokenize(text: string): string[] {
   const words: string[] = []
   let start = -1
   for (let i = 0; i <= s.length; i++) {
-    const code = i < s.length ? s.codePointAt(i)! : 0x20
+    const unit = i < s.length ? s.charCodeAt(i) : 0x20
+    // A code point is read only where a surrogate pair may start: folded French is nearly all ASCII.
+    const code = unit >= 0xd800 && unit <= 0xdbff ? s.codePointAt(i)! : unit
     const width = code > 0xffff ? 2 : 1
     if (isWordChar(code)) {
       if (start < 0) start = i
@@ -74,11 +109,20 @@ const NOT_PLURALS: ReadonlySet<string> = new Set([
  * "peux" never meets "peu" nor "sommes" "somme" (collisions earlier versions of this rule made).
  */
 export function foldPlural(word: string): string {
-  if (!/^[a-z]+$/.test(word) || NOT_PLURALS.has(word)) return word
+  if (!isLowerLetters(word) || NOT_PLURALS.has(word)) return word
   if (word.length >= 5 && word.endsWith('aux') && !word.endsWith('eaux')) return `${word.slice(0, -3)}al` // signaux → signal
   if (word.length >= 4 && word.endsWith('ux')) return word.slice(0, -1) // feux → feu, panneaux → panneau
   if (word.length >= 5 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1) // priorites → priorite
   return word
+}
+
+/** Whether `word` is only a-z (a loop: this runs for every word of every record). */
+function isLowerLetters(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i)
+    if (c < 0x61 || c > 0x7a) return false
+  }
+  return word.length > 0
 }
 
 /** A word of a query, folded as the index folds it, with the text it was typed as (for the answer). */

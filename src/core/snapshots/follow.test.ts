@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { silentLog } from '../log.js'
 import { FileRecordSource } from '../records/file-source.js'
 import type { Fact } from '../records/record.js'
-import type { RecordBatch, RecordSource } from '../records/source.js'
+import { collectRecords, type ReadInfo, type RecordSource } from '../records/source.js'
 import type { RecordIndex } from '../search/record-index.js'
 import { followSource, loadInto } from './follow.js'
+import { loadInProcess } from './load-snapshot.js'
 import { LiveRecords } from './live-records.js'
 
 const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
@@ -21,14 +22,23 @@ const write = (content: string) => {
 
 /** A source whose loads finish when the test says so, and which counts them. */
 function controlledSource() {
-  const pending: ((batch: RecordBatch) => void)[] = []
+  const pending: ((records: Fact[]) => void)[] = []
   let change: () => void = () => {}
   const source: RecordSource & { loads: number; finish(records: Fact[]): void; change(): void } = {
     origin: 'test:controlled',
     loads: 0,
-    load() {
+    read(consume) {
       source.loads++
-      return new Promise<RecordBatch>((resolve) => pending.push(resolve))
+      return new Promise<ReadInfo>((resolve) =>
+        pending.push((records) => {
+          records.forEach((record, i) => consume(record, `record ${i}`))
+          resolve({})
+        }),
+      )
+    },
+    load: () => collectRecords(source),
+    spec: () => {
+      throw new Error('a test source cannot be opened in a worker')
     },
     watch(onChange) {
       change = onChange
@@ -36,7 +46,7 @@ function controlledSource() {
     },
     async close() {},
     finish(records) {
-      pending.shift()!({ records })
+      pending.shift()!(records)
     },
     change: () => change(),
   }
@@ -77,7 +87,7 @@ describe('followSource', () => {
   it('coalesces changes signalled during a long load into one more load', async () => {
     const source = controlledSource()
     const records = new LiveRecords()
-    const follower = followSource(source, records, { log: silentLog })
+    const follower = followSource(source, records, { log: silentLog, load: loadInProcess })
     source.change()
     for (let i = 0; i < 5; i++) source.change() // a burst while the first reload runs
     expect(source.loads).toBe(1)
@@ -93,7 +103,7 @@ describe('followSource', () => {
   it('stop() waits for the reload in progress and swaps nothing in after it', async () => {
     const source = controlledSource()
     const records = new LiveRecords()
-    const follower = followSource(source, records, { log: silentLog })
+    const follower = followSource(source, records, { log: silentLog, load: loadInProcess })
     source.change()
     let stopped = false
     const stopping = follower.stop().then(() => (stopped = true))
@@ -109,7 +119,7 @@ describe('followSource', () => {
   it('warns when a reload leaves no records (empty is valid, rarely meant)', async () => {
     const source = controlledSource()
     const warnings: [object, string][] = []
-    const follower = followSource(source, new LiveRecords(), { log: { ...silentLog, warn: (fields, message) => warnings.push([fields, message]) } })
+    const follower = followSource(source, new LiveRecords(), { log: { ...silentLog, warn: (fields, message) => warnings.push([fields, message]) }, load: loadInProcess })
     source.change()
     source.finish(fixture)
     await follower.settled()

@@ -6,12 +6,13 @@
  */
 import type { Log } from '../log.js'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
-import { RecordIndex } from '../search/record-index.js'
+import type { RecordIndex } from '../search/record-index.js'
 import type { LiveRecords } from './live-records.js'
+import { loadInWorker, type SnapshotLoader } from './load-snapshot.js'
 
-/** Loads, validates and indexes; throws without touching `records` when the source is bad. */
-export async function loadInto(source: RecordSource, records: LiveRecords): Promise<RecordIndex> {
-  const index = new RecordIndex(await source.load())
+/** Loads, validates and indexes (in a worker thread by default); throws without touching `records` when the source is bad. */
+export async function loadInto(source: RecordSource, records: LiveRecords, load: SnapshotLoader = loadInWorker): Promise<RecordIndex> {
+  const index = await load(source)
   records.swap(index)
   return index
 }
@@ -32,9 +33,11 @@ export type FollowOptions = {
   log: Log
   /** Called when an update is refused (to count it in metrics). */
   onRefused?: () => void
+  /** How a snapshot is built: in a worker thread by default. */
+  load?: SnapshotLoader
 }
 
-export function followSource(source: RecordSource, records: LiveRecords, { log, onRefused }: FollowOptions): Follower {
+export function followSource(source: RecordSource, records: LiveRecords, { log, onRefused, load = loadInWorker }: FollowOptions): Follower {
   let running: Promise<void> | undefined
   let pending = false
   let stopped = false
@@ -43,7 +46,7 @@ export function followSource(source: RecordSource, records: LiveRecords, { log, 
     do {
       pending = false
       try {
-        const index = new RecordIndex(await source.load())
+        const index = await load(source)
         if (stopped) return
         records.swap(index)
         log.info({ origin: source.origin, records: index.size, version: index.version, snapshot: index.snapshot?.id }, 'records reloaded')

@@ -157,13 +157,9 @@ function registerGuides(site: Site, get: GetRoute): void {
 }
 
 /** Related records are given by their original address; those that are records of the snapshot link to their page here. */
-const relatedMaps = new WeakMap<RecordIndex, Map<string, string>>()
 function relatedLookup(snapshot: RecordIndex): (url: string) => string | undefined {
-  let byUrl = relatedMaps.get(snapshot)
-  if (byUrl === undefined) {
-    byUrl = new Map(snapshot.all.map((e) => [e.record.url, recordPath(e.record.id)]))
-    relatedMaps.set(snapshot, byUrl)
+  return (url) => {
+    const entry = snapshot.findByUrl(url)
+    return entry === undefined ? undefined : recordPath(entry.record.id)
   }
-  const map = byUrl
-  return (url) => map.get(url)
 }

@@ -7,7 +7,6 @@
  */
 import type { ClientBase } from 'pg'
 import Cursor from 'pg-cursor'
-import type { RawRecord } from '../validate.js'
 import { SnapshotChecksum } from './checksum.js'
 import { SNAPSHOT_LOCK_KEY, TABLES } from './tables.js'
 
@@ -65,8 +64,8 @@ export const toPublication = (row: PublicationRow): Publication => ({
 
 export type ReadSnapshot = {
   publication: Publication
-  /** Parsed rows, not yet validated, in id order. */
-  raw: RawRecord[]
+  /** Rows read. */
+  count: number
   /** Checksum of the texts actually read: equal to the publication's when nothing was lost or altered. */
   checksum: string
 }
@@ -80,22 +79,26 @@ export type ReadOptions = {
   onPublication?: (publication: Publication) => void
 }
 
-/** Reads the current snapshot; undefined when nothing was ever published. A row that is not JSON is a RawRecord that fails validation. */
-export async function readCurrentSnapshot(client: ClientBase, options: ReadOptions): Promise<ReadSnapshot | undefined> {
+/**
+ * Reads the current snapshot, giving each row, parsed but not yet validated, to `consume` in id
+ * order; undefined when nothing was ever published. A row that is not JSON is given as its text
+ * (validation then refuses it, naming the row).
+ */
+export async function readCurrentSnapshot(client: ClientBase, options: ReadOptions, consume: (value: unknown, where: string) => void): Promise<ReadSnapshot | undefined> {
   await options.withDeadline(client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'))
   try {
     const publication = await options.withDeadline(currentPublication(client))
     if (publication === undefined) return undefined
     options.onPublication?.(publication)
     await options.withDeadline(client.query(`SELECT pg_advisory_xact_lock_shared(${SNAPSHOT_LOCK_KEY})`, [publication.snapshotId]))
-    const { raw, checksum } = await readRows(client, publication.snapshotId, options)
-    return { publication, raw, checksum }
+    const { count, checksum } = await readRows(client, publication.snapshotId, options, consume)
+    return { publication, count, checksum }
   } finally {
     await options.withDeadline(client.query('COMMIT')).catch(() => undefined)
   }
 }
 
-async function readRows(client: ClientBase, snapshotId: number, options: ReadOptions): Promise<{ raw: RawRecord[]; checksum: string }> {
+async function readRows(client: ClientBase, snapshotId: number, options: ReadOptions, consume: (value: unknown, where: string) => void): Promise<{ count: number; checksum: string }> {
   // record::text is the text as published (json keeps it verbatim); parsing is ours, so a bad row is named, not thrown by the driver.
   const cursor = client.query(
     new Cursor<{ record_id: string; text: string }>(
@@ -103,7 +106,7 @@ async function readRows(client: ClientBase, snapshotId: number, options: ReadOpt
       [snapshotId],
     ),
   )
-  const raw: RawRecord[] = []
+  let count = 0
   const checksum = new SnapshotChecksum()
   try {
     for (;;) {
@@ -111,13 +114,14 @@ async function readRows(client: ClientBase, snapshotId: number, options: ReadOpt
       if (rows.length === 0) break
       for (const row of rows) {
         checksum.add(row.text)
-        raw.push({ value: parseRow(row.text), where: `row ${raw.length + 1}` })
+        count++
+        consume(parseRow(row.text), `row ${count}`)
       }
     }
   } finally {
     await cursor.close().catch(() => undefined)
   }
-  return { raw, checksum: checksum.digest() }
+  return { count, checksum: checksum.digest() }
 }
 
 /** A row's record, or its raw text when it is not JSON (validation then refuses it, naming the row). */

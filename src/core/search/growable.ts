@@ -1,0 +1,53 @@
+/**
+ * A typed array that grows in place: its memory is a resizable ArrayBuffer, reserved up to a bound
+ * and committed as it fills, so growing never copies and never holds the old and the new array at
+ * once (a doubling copy would, for the largest arrays of a snapshot build). `done()` trims it to its
+ * length; the buffer can then be transferred to another thread without a copy.
+ */
+type TypedArrayOf<T> = T extends 'u8' ? Uint8Array : T extends 'u32' ? Uint32Array : T extends 'f32' ? Float32Array : Float64Array
+type Kind = 'u8' | 'u32' | 'f32' | 'f64'
+
+const CONSTRUCTORS = { u8: Uint8Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const
+/** The most an ArrayBuffer may reserve on Node 20 (4 GiB). */
+export const MAX_RESERVED_BYTES = 2 ** 32
+
+export class Growable<K extends Kind> {
+  readonly #buffer: ArrayBuffer
+  readonly #bytesPer: number
+  #view: TypedArrayOf<K>
+  length = 0
+
+  constructor(
+    readonly kind: K,
+    maxLength = Math.floor(MAX_RESERVED_BYTES / CONSTRUCTORS[kind].BYTES_PER_ELEMENT),
+  ) {
+    this.#bytesPer = CONSTRUCTORS[kind].BYTES_PER_ELEMENT
+    this.#buffer = new ArrayBuffer(0, { maxByteLength: maxLength * this.#bytesPer })
+    // A length-tracking view: it follows the buffer as it is resized.
+    this.#view = new CONSTRUCTORS[kind](this.#buffer) as TypedArrayOf<K>
+  }
+
+  /** The values so far (a view: valid until the next push). */
+  get values(): TypedArrayOf<K> {
+    return this.#view
+  }
+
+  /** Makes room for `count` more values. */
+  reserve(count: number): void {
+    const needed = (this.length + count) * this.#bytesPer
+    if (needed <= this.#buffer.byteLength) return
+    if (needed > this.#buffer.maxByteLength) throw new RangeError(`more than ${this.#buffer.maxByteLength} bytes of ${this.kind} values`)
+    this.#buffer.resize(Math.min(this.#buffer.maxByteLength, Math.max(needed, this.#buffer.byteLength * 2, 4096)))
+  }
+
+  push(value: number): void {
+    if (this.length * this.#bytesPer === this.#buffer.byteLength) this.reserve(1)
+    this.#view[this.length++] = value
+  }
+
+  /** The values, trimmed to their length (the buffer keeps its reservation but no more memory). */
+  done(): TypedArrayOf<K> {
+    this.#buffer.resize(this.length * this.#bytesPer)
+    return this.#view
+  }
+}
