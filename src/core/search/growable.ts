@@ -51,3 +51,10 @@ export class Growable<K extends Kind> {
     return this.#view
   }
 }
+
+/** A copy of a small typed array with twice the room (per-word postings, which are many and mostly short). */
+export function grown<T extends Uint32Array | Uint8Array>(values: T): T {
+  const next = new (values.constructor as new (length: number) => T)(values.length * 2)
+  next.set(values)
+  return next
+}

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { SnapshotInfo } from '../records/source.js'
 import { RecordValidator } from '../records/validate.js'
-import { Growable } from './growable.js'
+import { Growable, grown } from './growable.js'
 import { ETAG_LENGTH, type SnapshotData, type TextIndexData } from './snapshot-data.js'
 import { tokenize } from './tokenize.js'
 
@@ -55,14 +55,9 @@ class TermPostings {
   size = 0
   add(doc: number, titleTf: number, bodyTf: number): void {
     if (this.size === this.docs.length) {
-      const grow = <T extends Uint32Array | Uint8Array>(a: T): T => {
-        const next = new (a.constructor as new (n: number) => T)(a.length * 2)
-        next.set(a)
-        return next
-      }
-      this.docs = grow(this.docs)
-      this.titleTf = grow(this.titleTf)
-      this.bodyTf = grow(this.bodyTf)
+      this.docs = grown(this.docs)
+      this.titleTf = grown(this.titleTf)
+      this.bodyTf = grown(this.bodyTf)
     }
     this.docs[this.size] = doc
     this.titleTf[this.size] = Math.min(titleTf, 255)
@@ -108,13 +103,8 @@ class TextIndexBuilder {
         this.#terms.push(word)
         this.#postings.push(new TermPostings())
         if (id >= this.#titleCounts.length) {
-          const grow = (a: Uint32Array) => {
-            const next = new Uint32Array(a.length * 2)
-            next.set(a)
-            return next
-          }
-          this.#titleCounts = grow(this.#titleCounts)
-          this.#bodyCounts = grow(this.#bodyCounts)
+          this.#titleCounts = grown(this.#titleCounts)
+          this.#bodyCounts = grown(this.#bodyCounts)
         }
       }
       if (this.#titleCounts[id] === 0 && this.#bodyCounts[id] === 0) this.#touched.push(id)
