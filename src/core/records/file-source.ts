@@ -8,6 +8,7 @@ import { open, readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
+import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
 import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
 
@@ -47,10 +48,35 @@ export class FileRecordSource implements RecordSource {
 
   /** The file's mtime and size when the last load began: what "changed" is measured against. */
   #loadedVersion = ''
+  /** Set on a source that reads only some lines of an NDJSON file (one part of a parallel build). */
+  #range: ByteRange | undefined
+
+  /** The same file, read only in `range` (whole lines of an NDJSON file), its lines numbered as in the whole file. */
+  static part(path: string, range: ByteRange): FileRecordSource {
+    const source = new FileRecordSource(path)
+    source.#range = range
+    return source
+  }
 
   /** A description of this source a worker thread can open it from. */
   spec(): SourceSpec {
-    return { type: 'file', path: this.path }
+    return this.#range === undefined ? { type: 'file', path: this.path } : { type: 'file', path: this.path, range: this.#range }
+  }
+
+  /**
+   * Up to `parts` sources reading the file's lines in consecutive ranges, for a build on several
+   * threads; undefined when the file cannot be shared that way (a JSON document is parsed whole)
+   * or is too small to gain from it.
+   */
+  async split(parts: number, minPartBytes?: number): Promise<SourceSpec[] | undefined> {
+    if (parts < 2 || this.#range !== undefined) return undefined
+    try {
+      if (!(await this.isNdjson())) return undefined
+      const ranges = await splitLines(this.path, (await stat(this.path)).size, parts, minPartBytes)
+      return ranges.length < 2 ? undefined : ranges.map((range) => FileRecordSource.part(this.path, range).spec())
+    } catch {
+      return undefined // a file that cannot be read is read whole, and `read` says why it cannot
+    }
   }
 
   /** Told what a read made elsewhere (a worker) saw, as if this source had read it. */
@@ -74,7 +100,7 @@ export class FileRecordSource implements RecordSource {
       // NDJSON is read line by line: a whole large file would not fit in one string (V8 caps strings
       // at ~512 MiB, about 330 000 records), and lines need not all be in memory at once.
       let publishedAt: string | undefined
-      if (await this.isNdjson()) await this.readNdjson(consume)
+      if (this.#range !== undefined || (await this.isNdjson())) await this.readNdjson(consume)
       else {
         if (before.size > this.maxDocumentBytes) {
           throw new Error(
@@ -113,8 +139,12 @@ export class FileRecordSource implements RecordSource {
   }
 
   private async readNdjson(consume: RecordConsumer): Promise<void> {
-    const lines = createInterface({ input: createReadStream(this.path, { encoding: 'utf8' }), crlfDelay: Infinity })
-    let number = 0
+    const range = this.#range
+    const start = range?.start ?? 0
+    // Counted before the stream opens: lines readline emits before `for await` starts would be lost.
+    let number = start === 0 ? 0 : await lineBreaksBefore(this.path, start)
+    const stream = createReadStream(this.path, range === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', start, end: range.end - 1 })
+    const lines = createInterface({ input: stream, crlfDelay: Infinity })
     for await (const line of lines) {
       const record = parseNdjsonLine(this.origin, number === 0 ? line.replace(/^\uFEFF/, '') : line, ++number)
       if (record !== undefined) consume(record.value, record.where)

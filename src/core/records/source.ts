@@ -2,6 +2,7 @@
  * Where records come from. The service sees only this interface: the file source is the embedded
  * default; other backends (PostgreSQL) implement the same contract.
  */
+import type { ByteRange } from './ndjson-parts.js'
 import type { Fact } from './record.js'
 import { ValidRecords } from './validate.js'
 
@@ -49,7 +50,7 @@ export type ReadInfo = {
 
 /** What a worker thread needs to open a source of its own and read the same records. */
 export type SourceSpec =
-  | { type: 'file'; path: string }
+  | { type: 'file'; path: string; range?: ByteRange }
   | { type: 'postgres'; url: string; applicationName: string; batchRows: number; readStepTimeoutMs: number }
 
 export interface RecordSource {
@@ -65,6 +66,12 @@ export interface RecordSource {
   load(): Promise<RecordBatch>
   /** This source as a worker thread can open it. */
   spec(): SourceSpec
+  /**
+   * Up to `parts` descriptions of sources that together read the same records, in order, each on
+   * its own (a build on several threads), none smaller than `minPartBytes` where the source counts
+   * bytes; undefined when this source cannot be read in parts.
+   */
+  split?(parts: number, minPartBytes?: number): Promise<SourceSpec[] | undefined>
   /** Told what a read made by a worker saw, as if this source had made it. */
   noteRead?(info: ReadInfo): void
   /** What the last read saw so far, even a failed one (sent back by a worker with its failure). */

@@ -18,6 +18,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${field}: ${issue.message}`
 }
 
+export type ValidationProblems = { reported: string[]; count: number }
+
 /**
  * Checks records one by one and gathers the problems; `finish()` throws them all (the first 20) if
  * there is any. Duplicate ids are the caller's to report (`duplicate`), since it is the caller that
@@ -44,6 +46,17 @@ export class RecordValidator {
 
   get failed(): boolean {
     return this.#count > 0
+  }
+
+  /** The problems noted so far: the first 20, and how many in all (to carry a part's problems to another thread). */
+  problems(): ValidationProblems {
+    return { reported: [...this.#problems], count: this.#count }
+  }
+
+  /** Adds the problems of records read after this validator's own (another part of the same source). */
+  absorb(later: ValidationProblems): void {
+    for (const problem of later.reported) if (this.#problems.length < MAX_REPORTED_PROBLEMS) this.#problems.push(problem)
+    this.#count += later.count
   }
 
   /** Throws every problem noted, naming `origin` (the source's, or what exactly was read). */

@@ -45,6 +45,19 @@ export class Growable<K extends Kind> {
     this.#view[this.length++] = value
   }
 
+  /** Appends every value of `values` (another part's array of the same kind). */
+  append(values: TypedArrayOf<K>): void {
+    this.reserve(values.length)
+    this.#view.set(values as never, this.length)
+    this.length += values.length
+  }
+
+  /** Frees the memory now (a build's scratch arrays), rather than when the buffer is collected. */
+  release(): void {
+    this.#buffer.resize(0)
+    this.length = 0
+  }
+
   /** The values, trimmed to their length (the buffer keeps its reservation but no more memory). */
   done(): TypedArrayOf<K> {
     this.#buffer.resize(this.length * this.#bytesPer)
@@ -53,7 +66,7 @@ export class Growable<K extends Kind> {
 }
 
 /** A copy of a small typed array with twice the room (per-word postings, which are many and mostly short). */
-export function grown<T extends Uint32Array | Uint8Array>(values: T): T {
+export function grown<T extends Uint32Array | Int32Array | Uint8Array>(values: T): T {
   const next = new (values.constructor as new (length: number) => T)(values.length * 2)
   next.set(values)
   return next

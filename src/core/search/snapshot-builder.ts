@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { SnapshotInfo } from '../records/source.js'
-import { RecordValidator } from '../records/validate.js'
-import { Growable, grown } from './growable.js'
+import { RecordValidator, type ValidationProblems } from '../records/validate.js'
+import { Growable } from './growable.js'
 import { ETAG_LENGTH, type SnapshotData, type TextIndexData } from './snapshot-data.js'
-import { tokenize } from './tokenize.js'
+import { TextIndexBuilder, mergeTextParts, type TextIndexPart } from './text-index-builder.js'
 
 /** Record ids' prefixes in byte order, so (prefix code, hex) sorts as the ids do. */
 export const ID_PREFIXES = ['brand-', 'expertise-fait-', 'fait-', 'offer-', 'page-', 'person-'] as const
@@ -47,107 +47,39 @@ export function searchedText(record: Fact): { title: string; body: string } {
   return { title: record.title, body: [record.text, record.description ?? '', ...references].join('\n') }
 }
 
-/** Growable postings of one word; copied into the snapshot's shared arrays at the end. */
-class TermPostings {
-  docs = new Uint32Array(2)
-  titleTf = new Uint8Array(2)
-  bodyTf = new Uint8Array(2)
-  size = 0
-  add(doc: number, titleTf: number, bodyTf: number): void {
-    if (this.size === this.docs.length) {
-      this.docs = grown(this.docs)
-      this.titleTf = grown(this.titleTf)
-      this.bodyTf = grown(this.bodyTf)
-    }
-    this.docs[this.size] = doc
-    this.titleTf[this.size] = Math.min(titleTf, 255)
-    this.bodyTf[this.size] = Math.min(bodyTf, 255)
-    this.size++
-  }
+/**
+ * The records one thread built from its part of a source (snapshot-builder's arrays before
+ * `finish`), sent to the thread that builds the next part before it, which absorbs it.
+ */
+export type SnapshotPart = {
+  arena: Uint8Array
+  /** Record n's bytes are [offsets[n], offsets[n + 1]) of this part's arena. */
+  offsets: Float64Array
+  etags: Uint8Array
+  kinds: Uint8Array
+  france: Uint8Array
+  rankClass: Uint8Array
+  idPrefix: Uint8Array
+  idHigh: Uint32Array
+  idLow: Uint32Array
+  urlHigh: Uint32Array
+  urlLow: Uint32Array
+  place: Uint32Array
+  placeKind: string
+  titles: string[]
+  countsByKind: number[]
+  problems: ValidationProblems
+  text: TextIndexPart
 }
 
-/** The inverted index, built a document at a time: terms are interned to numbers, counted in reusable arrays. */
-class TextIndexBuilder {
-  readonly #termIds = new Map<string, number>()
-  readonly #terms: string[] = []
-  readonly #postings: TermPostings[] = []
-  #titleCounts = new Uint32Array(1024)
-  #bodyCounts = new Uint32Array(1024)
-  readonly #touched: number[] = []
-  readonly #titleLength = new Growable('f32')
-  readonly #bodyLength = new Growable('f32')
-  #titles = 0
-  #bodies = 0
-
-  add(doc: number, title: string, body: string): void {
-    const titleWords = this.#count(tokenize(title), true)
-    const bodyWords = this.#count(tokenize(body), false)
-    for (const id of this.#touched) {
-      this.#postings[id]!.add(doc, this.#titleCounts[id]!, this.#bodyCounts[id]!)
-      this.#titleCounts[id] = 0
-      this.#bodyCounts[id] = 0
-    }
-    this.#touched.length = 0
-    this.#titleLength.push(titleWords)
-    this.#bodyLength.push(bodyWords)
-    this.#titles += titleWords
-    this.#bodies += bodyWords
-  }
-
-  #count(words: string[], title: boolean): number {
-    for (const word of words) {
-      let id = this.#termIds.get(word)
-      if (id === undefined) {
-        id = this.#terms.length
-        this.#termIds.set(word, id)
-        this.#terms.push(word)
-        this.#postings.push(new TermPostings())
-        if (id >= this.#titleCounts.length) {
-          this.#titleCounts = grown(this.#titleCounts)
-          this.#bodyCounts = grown(this.#bodyCounts)
-        }
-      }
-      if (this.#titleCounts[id] === 0 && this.#bodyCounts[id] === 0) this.#touched.push(id)
-      if (title) this.#titleCounts[id]!++
-      else this.#bodyCounts[id]!++
-    }
-    return words.length
-  }
-
-  /** The postings of every term in shared arrays; each term's own arrays are released as it is copied. */
-  done(): TextIndexData {
-    let total = 0
-    for (const p of this.#postings) total += p.size
-    const termStart = new Uint32Array(this.#terms.length + 1)
-    const docs = new Uint32Array(total)
-    const titleTf = new Uint8Array(total)
-    const bodyTf = new Uint8Array(total)
-    let at = 0
-    for (let t = 0; t < this.#postings.length; t++) {
-      const p = this.#postings[t]!
-      termStart[t] = at
-      docs.set(p.docs.subarray(0, p.size), at)
-      titleTf.set(p.titleTf.subarray(0, p.size), at)
-      bodyTf.set(p.bodyTf.subarray(0, p.size), at)
-      at += p.size
-      this.#postings[t] = undefined as unknown as TermPostings // freed as we go: peak one copy, not two
-    }
-    termStart[this.#terms.length] = at
-    const titleLength = this.#titleLength.done()
-    const bodyLength = this.#bodyLength.done()
-    const n = titleLength.length
-    return {
-      terms: this.#terms,
-      termStart,
-      docs,
-      titleTf,
-      bodyTf,
-      titleLength,
-      bodyLength,
-      averageTitle: this.#titles / n || 1,
-      averageBody: this.#bodies / n || 1,
-    }
-  }
+/** The buffers of a part, to transfer it between threads without copying. */
+export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
+  const { text } = part
+  const arrays = [
+    part.arena, part.offsets, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
+    part.urlHigh, part.urlLow, part.place, text.termStart, text.docs, text.titleTf, text.bodyTf, text.titleLength, text.bodyLength,
+  ]
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
 }
 
 const collator = new Intl.Collator('fr')
@@ -171,6 +103,8 @@ export class SnapshotBuilder {
   /** Titles, for the listing order (sorted once at the end), then dropped. */
   readonly #titles: string[] = []
   readonly #text = new TextIndexBuilder()
+  /** The text indexes of absorbed parts, merged with this builder's own at the end. */
+  readonly #laterText: TextIndexPart[] = []
   readonly #countsByKind = KINDS.map(() => 0)
 
   constructor(origin: string) {
@@ -214,7 +148,7 @@ export class SnapshotBuilder {
     this.#place.push(Number(where.slice(space + 1)))
     this.#titles.push(record.title)
     const { title, body } = searchedText(record)
-    this.#text.add(doc, title, body)
+    this.#text.add(title, body)
   }
 
   /** A Buffer over `array`'s memory with room for `count` more bytes; made again only when the memory grew. */
@@ -227,6 +161,57 @@ export class SnapshotBuilder {
   }
 
   readonly #views = new Map<Growable<'u8'>, Buffer>()
+
+  /** What was built so far, as a part for another builder to absorb (this builder is done with it). */
+  part(): SnapshotPart {
+    return {
+      arena: this.#arena.done(),
+      offsets: this.#offsets.done(),
+      etags: this.#etags.done(),
+      kinds: this.#kinds.done(),
+      france: this.#france.done(),
+      rankClass: this.#rankClass.done(),
+      idPrefix: this.#idPrefix.done(),
+      idHigh: this.#idHigh.done(),
+      idLow: this.#idLow.done(),
+      urlHigh: this.#urlHigh.done(),
+      urlLow: this.#urlLow.done(),
+      place: this.#place.done(),
+      placeKind: this.#placeKind,
+      titles: this.#titles,
+      countsByKind: this.#countsByKind,
+      problems: this.#validator.problems(),
+      text: mergeTextParts([this.#text.part(), ...this.#laterText]),
+    }
+  }
+
+  /** Appends the records another builder read from the part of the source that follows this one's. */
+  absorb(part: SnapshotPart): void {
+    // A read of the whole stops keeping records at its first problem (nothing will be served): so does this.
+    if (this.#validator.failed) {
+      this.#validator.absorb(part.problems)
+      return
+    }
+    const first = this.count
+    const base = this.#arena.length
+    this.#arena.append(part.arena)
+    for (let n = 1; n < part.offsets.length; n++) this.#offsets.push(base + part.offsets[n]!)
+    this.#etags.append(part.etags)
+    this.#kinds.append(part.kinds)
+    this.#france.append(part.france)
+    this.#rankClass.append(part.rankClass)
+    this.#idPrefix.append(part.idPrefix)
+    this.#idHigh.append(part.idHigh)
+    this.#idLow.append(part.idLow)
+    this.#urlHigh.append(part.urlHigh)
+    this.#urlLow.append(part.urlLow)
+    this.#place.append(part.place)
+    if (first === 0) this.#placeKind = part.placeKind
+    for (const title of part.titles) this.#titles.push(title)
+    part.countsByKind.forEach((n, kind) => (this.#countsByKind[kind]! += n))
+    this.#validator.absorb(part.problems)
+    this.#laterText.push(part.text)
+  }
 
   /** The snapshot; throws naming every bad record (the first 20) and duplicate id when there is any. */
   finish(info: { publishedAt?: string; snapshot?: SnapshotInfo; origin?: string } = {}): SnapshotData {
@@ -272,7 +257,7 @@ export class SnapshotBuilder {
       version: version.digest('hex').slice(0, 16),
       publishedAt: info.publishedAt ?? new Date().toISOString(),
       snapshot: info.snapshot,
-      text: this.#text.done(),
+      text: textIndexData(mergeTextParts([this.#text.part(), ...this.#laterText.splice(0)])),
     }
   }
 
@@ -286,6 +271,12 @@ export class SnapshotBuilder {
       this.#validator.duplicate(id, `${this.#placeKind} ${place[b]}`, `${this.#placeKind} ${place[a]}`)
     }
   }
+}
+
+/** The index with its average field lengths (BM25's). */
+function textIndexData({ titleWords, bodyWords, ...data }: TextIndexPart): TextIndexData {
+  const n = data.titleLength.length
+  return { ...data, averageTitle: titleWords / n || 1, averageBody: bodyWords / n || 1 }
 }
 
 /** Document numbers 0..count-1 sorted by `compare` (stable: ties keep document order). */

@@ -6,7 +6,11 @@
 // The French elisions the contract names; a word is dropped as an elision only when an apostrophe
 // follows it, because bare "c" or "d" are real words here (permis C, permis D).
 const ELIDED = new Set(['l', 'd', 'qu', 'n', 's', 'j', 'c', 'm', 't'])
-const APOSTROPHES = new Set([0x27, 0x2019, 0x02bc]) // ' ’ ʼ
+/** ' ’ ʼ */
+export const isApostrophe = (code: number): boolean => code === 0x27 || code === 0x2019 || code === 0x02bc
+
+/** Whether a folded word is an elision when an apostrophe follows it ("l'", "qu'"). */
+export const isElision = (word: string): boolean => ELIDED.has(word)
 const COMBINING_MARKS = /\p{M}+/gu
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u
 
@@ -50,7 +54,8 @@ export function fold(text: string): string {
 /** Non-ASCII code points tested once each. */
 const WORD_CHARS = new Map<number, boolean>()
 
-function isWordChar(code: number): boolean {
+/** Whether a code point is part of a word: a letter or a digit. */
+export function isWordChar(code: number): boolean {
   if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) return true // a-z 0-9: most of folded French
   if (code < 0x80) return false
   let known = WORD_CHARS.get(code)
@@ -80,7 +85,7 @@ export function tokenize(text: string): string[] {
     if (start >= 0) {
       const word = s.slice(start, i)
       start = -1
-      if (!(APOSTROPHES.has(code) && ELIDED.has(word))) words.push(foldPlural(word))
+      if (!(isApostrophe(code) && ELIDED.has(word))) words.push(foldPlural(word))
     }
   }
   return words

@@ -2,31 +2,83 @@
  * A worker thread that builds one snapshot: it opens the source from its description, streams and
  * validates every record into a SnapshotBuilder, and sends the result back with its buffers
  * transferred, not copied. The serving thread meanwhile goes on answering from the old snapshot.
+ *
+ * Given several threads and a source that can be read in parts (an NDJSON file), it builds the first
+ * part itself while one more thread per part builds the others (a "part" request), then absorbs
+ * their results in order: the records, their numbering and every message are those of one read.
  */
 import { parentPort } from 'node:worker_threads'
-import { SourceUnavailableError, type SourceSpec } from '../records/source.js'
-import { SnapshotBuilder } from '../search/snapshot-builder.js'
-import { transferList } from '../search/snapshot-data.js'
+import { SourceUnavailableError, type ReadInfo, type RecordSource, type SourceSpec } from '../records/source.js'
+import { SnapshotBuilder, partTransferList, type SnapshotPart } from '../search/snapshot-builder.js'
+import { transferList, type SnapshotData } from '../search/snapshot-data.js'
+import { ask, startBuildThread } from './build-thread.js'
 import { openSource } from './open-source.js'
 
-export type BuildRequest = { spec: SourceSpec; origin: string }
-export type BuildReply =
-  | { ok: true; data: import('../search/snapshot-data.js').SnapshotData; info: import('../records/source.js').ReadInfo }
-  | { ok: false; message: string; unavailable: boolean; info: import('../records/source.js').ReadInfo }
+/** `threads`: how many threads the build may use in all (this one included); `minPartBytes`: the least a thread reads. */
+export type BuildRequest =
+  | { role: 'snapshot'; spec: SourceSpec; origin: string; threads: number; minPartBytes?: number }
+  | { role: 'part'; spec: SourceSpec; origin: string }
+type Failure = { ok: false; message: string; unavailable: boolean; info: ReadInfo }
+export type BuildReply = { ok: true; data: SnapshotData; info: ReadInfo } | Failure
+type PartReply = { ok: true; part: SnapshotPart; info: ReadInfo } | Failure
+
+const failure = (err: unknown, source: RecordSource): Failure => ({
+  ok: false,
+  message: (err as Error).message,
+  unavailable: err instanceof SourceUnavailableError,
+  info: source.partialRead?.() ?? {},
+})
+
+async function buildSnapshot(source: RecordSource, origin: string, threads: number, minPartBytes?: number): Promise<{ data: SnapshotData; info: ReadInfo }> {
+  const parts = threads > 1 ? await source.split?.(threads, minPartBytes) : undefined
+  const builder = new SnapshotBuilder(origin)
+  if (parts === undefined) {
+    const info = await source.read((value, where) => builder.add(value, where))
+    return { data: builder.finish(info), info }
+  }
+  const others = parts.slice(1).map(async (spec) => {
+    const worker = startBuildThread()
+    try {
+      return await ask<PartReply>(worker, { role: 'part', spec, origin } satisfies BuildRequest, origin)
+    } finally {
+      await worker.terminate()
+    }
+  })
+  const first = openSource(parts[0]!)
+  let info: ReadInfo
+  try {
+    info = await first.read((value, where) => builder.add(value, where))
+  } catch (err) {
+    await Promise.allSettled(others)
+    throw err
+  } finally {
+    await first.close().catch(() => undefined)
+  }
+  // In source order: the first part that failed is what a read of the whole would have reported.
+  for (const reply of await Promise.all(others)) {
+    if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
+    if (reply.info.version !== info.version) throw new SourceUnavailableError(`records: ${origin}: the file changed while it was read; nothing loaded`)
+    builder.absorb(reply.part)
+  }
+  return { data: builder.finish(info), info }
+}
 
 const port = parentPort!
 port.once('message', (request: BuildRequest) => {
   const source = openSource(request.spec)
-  const builder = new SnapshotBuilder(request.origin)
   void (async () => {
     try {
-      const info = await source.read((value, where) => builder.add(value, where))
-      const data = builder.finish(info)
-      const reply: BuildReply = { ok: true, data, info }
-      port.postMessage(reply, transferList(data))
+      if (request.role === 'part') {
+        const builder = new SnapshotBuilder(request.origin)
+        const info = await source.read((value, where) => builder.add(value, where))
+        const part = builder.part()
+        port.postMessage({ ok: true, part, info } satisfies PartReply, partTransferList(part))
+      } else {
+        const { data, info } = await buildSnapshot(source, request.origin, request.threads, request.minPartBytes)
+        port.postMessage({ ok: true, data, info } satisfies BuildReply, transferList(data))
+      }
     } catch (err) {
-      const reply: BuildReply = { ok: false, message: (err as Error).message, unavailable: err instanceof SourceUnavailableError, info: source.partialRead?.() ?? {} }
-      port.postMessage(reply)
+      port.postMessage(failure(err, source))
     } finally {
       await source.close().catch(() => undefined)
     }

@@ -4,39 +4,35 @@
  * (building 100 000 records on it used to leave /healthz unanswered for the whole build); tools and
  * tests may build in-process.
  */
-import { Worker } from 'node:worker_threads'
+import { availableParallelism } from 'node:os'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import { RecordIndex } from '../search/record-index.js'
 import { SnapshotBuilder } from '../search/snapshot-builder.js'
+import { ask, startBuildThread } from './build-thread.js'
 import type { BuildReply, BuildRequest } from './build-worker.js'
 
-/** Builds the snapshot of a source, or throws `records: …` (SourceUnavailableError when only for now). */
-export type SnapshotLoader = (source: RecordSource) => Promise<RecordIndex>
+/**
+ * `serving`: whether a snapshot is already being served. The first build has nothing else to do and
+ * uses every core; a reload leaves one to the thread that serves requests meanwhile. `threads` and
+ * `minPartBytes` override that choice and the least a thread reads (ndjson-parts.ts; tests use both).
+ */
+export type LoadOptions = { serving?: boolean; threads?: number; minPartBytes?: number }
 
-// From the compiled package the worker is a .js file; from the sources (tests, `npm run dev`) a .ts
-// file, which the worker loads through tsx's loader (Node 20 does not pass `--import` hooks to workers).
-// No execArgv of the parent's: a process started as `node -e …` or with `--input-type` would pass
-// flags a worker refuses.
-const compiled = import.meta.url.endsWith('.js')
-const newWorker = (): Worker =>
-  compiled
-    ? new Worker(new URL('./build-worker.js', import.meta.url), { execArgv: [] })
-    : new Worker(
-        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./build-worker.ts', import.meta.url).href)}) })`,
-        { eval: true, execArgv: [] },
-      )
+/** Builds the snapshot of a source, or throws `records: …` (SourceUnavailableError when only for now). */
+export type SnapshotLoader = (source: RecordSource, options?: LoadOptions) => Promise<RecordIndex>
+
+/** Threads a build may use: every core for the first, all but one for a reload (at least one). */
+export function buildThreads({ serving = false }: LoadOptions = {}, cores = availableParallelism()): number {
+  return Math.max(1, serving ? cores - 1 : cores)
+}
 
 /** Builds in a worker thread; the source is told what the worker's read saw (file version, publication). */
-export const loadInWorker: SnapshotLoader = async (source) => {
-  const worker = newWorker()
+export const loadInWorker: SnapshotLoader = async (source, options) => {
+  const worker = startBuildThread()
   try {
-    const reply = await new Promise<BuildReply>((resolve, reject) => {
-      worker.once('message', resolve)
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`records: ${source.origin}: the snapshot build stopped before it finished (exit code ${code})`)))
-      const request: BuildRequest = { spec: source.spec(), origin: source.origin }
-      worker.postMessage(request)
-    })
+    const threads = options?.threads ?? buildThreads(options)
+    const request: BuildRequest = { role: 'snapshot', spec: source.spec(), origin: source.origin, threads, minPartBytes: options?.minPartBytes }
+    const reply = await ask<BuildReply>(worker, request, source.origin)
     source.noteRead?.(reply.info)
     if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
     return new RecordIndex(reply.data)

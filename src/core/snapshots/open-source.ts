@@ -5,7 +5,7 @@ import { PostgresRecordSource } from '../records/postgres-source.js'
 import type { RecordSource, SourceSpec } from '../records/source.js'
 
 export function openSource(spec: SourceSpec): RecordSource {
-  if (spec.type === 'file') return new FileRecordSource(spec.path)
+  if (spec.type === 'file') return spec.range === undefined ? new FileRecordSource(spec.path) : FileRecordSource.part(spec.path, spec.range)
   return new PostgresRecordSource(spec.url, {
     log: silentLog,
     applicationName: spec.applicationName,

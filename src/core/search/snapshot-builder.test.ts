@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Fact } from '../records/record.js'
+import { SnapshotBuilder, partTransferList, type SnapshotPart } from './snapshot-builder.js'
+
+const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const info = { publishedAt: '2026-11-24T09:00:00.000Z' }
+
+/** A part as it arrives from another thread: a structured clone, its buffers transferred. */
+const sent = (part: SnapshotPart): SnapshotPart => structuredClone(part, { transfer: partTransferList(part) })
+
+/** Builds `records` cut at `cuts`, each part in its own builder, the first absorbing the others in order. */
+function buildInParts(records: unknown[], cuts: number[]): SnapshotBuilder {
+  const bounds = [0, ...cuts, records.length]
+  const builders = bounds.slice(1).map((end, k) => {
+    const builder = new SnapshotBuilder('parts')
+    for (let i = bounds[k]!; i < end; i++) builder.add(records[i], `line ${i + 1}`)
+    return builder
+  })
+  for (const later of builders.slice(1)) builders[0]!.absorb(sent(later.part()))
+  return builders[0]!
+}
+
+function buildWhole(records: unknown[]): SnapshotBuilder {
+  const builder = new SnapshotBuilder('parts')
+  records.forEach((record, i) => builder.add(record, `line ${i + 1}`))
+  return builder
+}
+
+function messageOf(build: () => unknown): string {
+  try {
+    build()
+  } catch (err) {
+    return (err as Error).message
+  }
+  return ''
+}
+
+describe('a snapshot built in parts', () => {
+  it.each([[[1]], [[132]], [[50, 51, 200]], [[0, 264]]])('equals the snapshot built whole (cut at %j)', (cuts) => {
+    expect(buildInParts(sample, cuts).finish(info)).toEqual(buildWhole(sample).finish(info))
+  })
+
+  it('reports the problems of every part in source order, with their lines', () => {
+    const records: unknown[] = sample.map((r) => ({ ...r }))
+    ;(records[10] as { kind: string }).kind = 'nope'
+    ;(records[200] as { title?: string }).title = undefined
+    const message = messageOf(() => buildInParts(records, [100, 220]).finish(info))
+    expect(message).toMatch(/2 problem\(s\)[\s\S]*line 11 .*field "kind"[\s\S]*line 201 .*field "title"/)
+    expect(message).toBe(messageOf(() => buildWhole(records).finish(info)))
+  })
+
+  it('finds an id used in two parts, naming both lines', () => {
+    const records: unknown[] = [...sample]
+    records[230] = sample[5]
+    const message = messageOf(() => buildInParts(records, [100, 220]).finish(info))
+    expect(message).toMatch(/1 problem\(s\)[\s\S]*line 231 .*duplicate id, first used by line 6/)
+    expect(message).toBe(messageOf(() => buildWhole(records).finish(info)))
+  })
+
+  it('keeps no record after a problem, as a whole read does: a later duplicate is not reported', () => {
+    const records: unknown[] = [...sample]
+    records[10] = { ...sample[10]!, kind: 'nope' }
+    records[230] = sample[5]
+    const message = messageOf(() => buildInParts(records, [100, 220]).finish(info))
+    expect(message).toMatch(/1 problem\(s\)[\s\S]*line 11 /)
+    expect(message).toBe(messageOf(() => buildWhole(records).finish(info)))
+  })
+
+  it('keeps the first 20 problems of all parts and counts the rest', () => {
+    const records: unknown[] = sample.map((r, i) => (i % 5 === 0 ? { ...r, kind: 'nope' } : r))
+    const whole = messageOf(() => buildWhole(records).finish(info))
+    expect(whole).toMatch(/53 problem\(s\)[\s\S]*… and 33 more/)
+    expect(messageOf(() => buildInParts(records, [30, 60]).finish(info))).toBe(whole)
+  })
+})
