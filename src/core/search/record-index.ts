@@ -87,7 +87,7 @@ export class RecordIndex {
   readonly snapshot: SnapshotInfo | undefined
   readonly countsByKind: Readonly<Record<Kind, number>>
   readonly #data: SnapshotData
-  readonly #arena: Buffer
+  readonly #arenas: Buffer[]
   readonly #text: TextIndex
   readonly #vocabulary: SearchVocabulary
   #lexicon: Lexicon | undefined
@@ -99,7 +99,7 @@ export class RecordIndex {
 
   constructor(data: SnapshotData, vocabulary: SearchVocabulary = bundledSearchVocabulary()) {
     this.#data = data
-    this.#arena = Buffer.from(data.arena.buffer, data.arena.byteOffset, data.arena.byteLength)
+    this.#arenas = data.arenas.map((arena) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength))
     this.version = data.version
     this.publishedAt = data.publishedAt
     this.snapshot = data.snapshot
@@ -128,7 +128,11 @@ export class RecordIndex {
   /** Record `doc` (a document number). */
   entry(doc: number): IndexedRecord {
     const { offsets, etags } = this.#data
-    const bytes = this.#arena.subarray(offsets[doc]!, offsets[doc + 1]!)
+    const [start, end] = [offsets[doc]!, offsets[doc + 1]!]
+    const { arenaStart } = this.#data
+    let k = arenaStart.length - 1
+    while (arenaStart[k]! > start) k-- // one arena per build thread: a few at most
+    const bytes = this.#arenas[k]!.subarray(start - arenaStart[k]!, end - arenaStart[k]!)
     return new IndexedRecord(doc, bytes, `"${this.#etagBytes(doc, etags)}"`)
   }
 

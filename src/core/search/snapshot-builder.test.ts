@@ -38,7 +38,13 @@ function messageOf(build: () => unknown): string {
 
 describe('a snapshot built in parts', () => {
   it.each([[[1]], [[132]], [[50, 51, 200]], [[0, 264]]])('equals the snapshot built whole (cut at %j)', (cuts) => {
-    expect(buildInParts(sample, cuts).finish(info)).toEqual(buildWhole(sample).finish(info))
+    const inParts = buildInParts(sample, cuts).finish(info)
+    const whole = buildWhole(sample).finish(info)
+    // The same bytes, in one arena per part that held records.
+    expect(inParts.arenas).toHaveLength(cuts.filter((cut) => cut > 0 && cut < sample.length).length + 1)
+    expect(Buffer.concat(inParts.arenas).equals(Buffer.concat(whole.arenas))).toBe(true)
+    expect(inParts.arenaStart).toEqual(inParts.arenas.map((_, k) => inParts.offsets[[0, ...cuts.filter((c) => c > 0 && c < sample.length)][k]!]))
+    expect({ ...inParts, arenas: [], arenaStart: [] }).toEqual({ ...whole, arenas: [], arenaStart: [] })
   })
 
   it('reports the problems of every part in source order, with their lines', () => {

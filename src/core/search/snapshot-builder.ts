@@ -52,6 +52,8 @@ export function searchedText(record: Fact): { title: string; body: string } {
  * `finish`), sent to the thread that builds the next part before it, which absorbs it.
  */
 export type SnapshotPart = {
+  /** This part's documents (numbered from 0) in the three orders a snapshot keeps. */
+  orders: Orders
   arena: Uint8Array
   /** Record n's bytes are [offsets[n], offsets[n + 1]) of this part's arena. */
   offsets: Float64Array
@@ -76,7 +78,7 @@ export type SnapshotPart = {
 export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   const { text } = part
   const arrays = [
-    part.arena, part.offsets, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
+    part.orders.byId, part.orders.order, part.orders.byUrl, part.arena, part.offsets, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
     part.urlHigh, part.urlLow, part.place, text.termStart, text.docs, text.titleTf, text.bodyTf, text.titleLength, text.bodyLength,
   ]
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
@@ -87,6 +89,14 @@ const collator = new Intl.Collator('fr')
 export class SnapshotBuilder {
   readonly #validator: RecordValidator
   readonly #arena = new Growable('u8')
+  /** The arenas of absorbed parts, after this builder's own; `#bytes` counts all of them. */
+  readonly #laterArenas: Uint8Array[] = []
+  #bytes = 0
+  /** Set once a later part is absorbed: this builder's own records are then complete. */
+  #absorbed = false
+  /** How many records this builder read itself, once it absorbed others; their sorted orders, shifted to their place. */
+  #ownCount: number | undefined
+  readonly #laterOrders: Orders[] = []
   readonly #offsets = new Growable('f64')
   readonly #etags = new Growable('u8')
   readonly #kinds = new Growable('u8')
@@ -118,6 +128,7 @@ export class SnapshotBuilder {
 
   /** Validates and indexes one raw record; a bad one is noted for `finish` and left out. */
   add(value: unknown, where: string): void {
+    if (this.#absorbed) throw new Error('snapshot builder: a record added after a later part was absorbed')
     const record = this.#validator.check(value, where)
     if (record === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
     const doc = this.#titles.length
@@ -126,7 +137,8 @@ export class SnapshotBuilder {
     const start = this.#arena.length
     const written = arena.write(json, start)
     this.#arena.length += written
-    this.#offsets.push(this.#arena.length)
+    this.#bytes += written
+    this.#offsets.push(this.#bytes)
     const etag = createHash('sha256').update(arena.subarray(start, start + written)).digest('base64url')
     this.#writable(this.#etags, ETAG_LENGTH).write(etag, this.#etags.length, ETAG_LENGTH, 'latin1')
     this.#etags.length += ETAG_LENGTH
@@ -164,7 +176,10 @@ export class SnapshotBuilder {
 
   /** What was built so far, as a part for another builder to absorb (this builder is done with it). */
   part(): SnapshotPart {
+    if (this.#absorbed) throw new Error('snapshot builder: a part that absorbed others is not a part')
+    const orders = this.#orderKeys().sorted(0, this.#titles.length)
     return {
+      orders,
       arena: this.#arena.done(),
       offsets: this.#offsets.done(),
       etags: this.#etags.done(),
@@ -187,14 +202,19 @@ export class SnapshotBuilder {
 
   /** Appends the records another builder read from the part of the source that follows this one's. */
   absorb(part: SnapshotPart): void {
+    this.#absorbed = true
     // A read of the whole stops keeping records at its first problem (nothing will be served): so does this.
     if (this.#validator.failed) {
       this.#validator.absorb(part.problems)
       return
     }
     const first = this.count
-    const base = this.#arena.length
-    this.#arena.append(part.arena)
+    this.#ownCount ??= first
+    const shifted = (docs: Uint32Array) => docs.map((doc) => doc + first)
+    this.#laterOrders.push({ byId: shifted(part.orders.byId), order: shifted(part.orders.order), byUrl: shifted(part.orders.byUrl) })
+    const base = this.#bytes
+    if (part.arena.length > 0) this.#laterArenas.push(part.arena)
+    this.#bytes += part.arena.length
     for (let n = 1; n < part.offsets.length; n++) this.#offsets.push(base + part.offsets[n]!)
     this.#etags.append(part.etags)
     this.#kinds.append(part.kinds)
@@ -216,21 +236,18 @@ export class SnapshotBuilder {
   /** The snapshot; throws naming every bad record (the first 20) and duplicate id when there is any. */
   finish(info: { publishedAt?: string; snapshot?: SnapshotInfo; origin?: string } = {}): SnapshotData {
     const count = this.#titles.length
-    const idPrefix = this.#idPrefix.done()
-    const idHigh = this.#idHigh.done()
-    const idLow = this.#idLow.done()
-    const byId = sortedBy(count, (a, b) => idPrefix[a]! - idPrefix[b]! || idHigh[a]! - idHigh[b]! || idLow[a]! - idLow[b]!)
-    this.#checkDuplicates(byId, idPrefix, idHigh, idLow)
+    const keys = this.#orderKeys()
+    // This builder's records sorted here, each absorbed part's sorted by its own thread: merged.
+    const runs = [keys.sorted(0, this.#ownCount ?? count), ...this.#laterOrders.splice(0)]
+    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId)
+    this.#checkDuplicates(byId, keys.idPrefix, keys.idHigh, keys.idLow)
     this.#validator.finish(info.origin)
     const tieRank = new Uint32Array(count)
     for (let rank = 0; rank < count; rank++) tieRank[byId[rank]!] = rank
-    const kinds = this.#kinds.done()
-    const titles = this.#titles
-    const order = sortedBy(count, (a, b) => kinds[a]! - kinds[b]! || collator.compare(titles[a]!, titles[b]!) || tieRank[a]! - tieRank[b]!)
+    const order = mergeRuns(runs.map((r) => r.order), keys.listing)
     this.#titles.length = 0
-    const urlHigh = this.#urlHigh.done()
-    const urlLow = this.#urlLow.done()
-    const byUrl = sortedBy(count, (a, b) => urlHigh[a]! - urlHigh[b]! || urlLow[a]! - urlLow[b]!)
+    const byUrl = mergeRuns(runs.map((r) => r.byUrl), keys.byUrl)
+    const { kinds, idPrefix, idHigh, idLow, urlHigh, urlLow } = keys
     const etags = this.#etags.done()
     // The version hashes the records' ETags in listing order: equal records give equal versions on
     // every replica, whatever order the source gave them in.
@@ -238,7 +255,7 @@ export class SnapshotBuilder {
     for (const doc of order) version.update(etags.subarray(doc * ETAG_LENGTH, (doc + 1) * ETAG_LENGTH))
     return {
       count,
-      arena: this.#arena.done(),
+      ...this.#allArenas(),
       offsets: this.#offsets.done(),
       etags,
       kinds,
@@ -261,6 +278,19 @@ export class SnapshotBuilder {
     }
   }
 
+  #orderKeys(): OrderKeys {
+    return new OrderKeys(this.#kinds.done(), this.#titles, this.#idPrefix.done(), this.#idHigh.done(), this.#idLow.done(), this.#urlHigh.done(), this.#urlLow.done())
+  }
+
+  #allArenas(): { arenas: Uint8Array[]; arenaStart: number[] } {
+    const own = this.#arena.done()
+    const arenas = [own, ...this.#laterArenas.splice(0)].filter((arena) => arena.length > 0)
+    if (arenas.length === 0) arenas.push(own)
+    const arenaStart = [0]
+    for (const arena of arenas) arenaStart.push(arenaStart.at(-1)! + arena.length)
+    return { arenas, arenaStart: arenaStart.slice(0, -1) }
+  }
+
   #checkDuplicates(byId: Uint32Array, prefix: Uint8Array, high: Uint32Array, low: Uint32Array): void {
     const place = this.#place.done()
     for (let i = 1; i < byId.length; i++) {
@@ -279,9 +309,52 @@ function textIndexData({ titleWords, bodyWords, ...data }: TextIndexPart): TextI
   return { ...data, averageTitle: titleWords / n || 1, averageBody: bodyWords / n || 1 }
 }
 
-/** Document numbers 0..count-1 sorted by `compare` (stable: ties keep document order). */
-function sortedBy(count: number, compare: (a: number, b: number) => number): Uint32Array {
-  const docs = Array.from({ length: count }, (_, i) => i)
-  docs.sort((a, b) => compare(a, b) || a - b)
-  return Uint32Array.from(docs)
+/** Documents in the orders a snapshot keeps: by id, in listing order, by url hash. */
+type Orders = { byId: Uint32Array; order: Uint32Array; byUrl: Uint32Array }
+type Compare = (a: number, b: number) => number
+
+/** What the orders compare, per document. */
+class OrderKeys {
+  constructor(
+    readonly kinds: Uint8Array,
+    readonly titles: readonly string[],
+    readonly idPrefix: Uint8Array,
+    readonly idHigh: Uint32Array,
+    readonly idLow: Uint32Array,
+    readonly urlHigh: Uint32Array,
+    readonly urlLow: Uint32Array,
+  ) {}
+
+  /** Ids' byte order (ties, only between duplicates, by document). */
+  readonly byId: Compare = (a, b) =>
+    this.idPrefix[a]! - this.idPrefix[b]! || this.idHigh[a]! - this.idHigh[b]! || this.idLow[a]! - this.idLow[b]! || a - b
+
+  /** The listing: kind (spec order), title (French collation), id. */
+  readonly listing: Compare = (a, b) => this.kinds[a]! - this.kinds[b]! || collator.compare(this.titles[a]!, this.titles[b]!) || this.byId(a, b)
+
+  readonly byUrl: Compare = (a, b) => this.urlHigh[a]! - this.urlHigh[b]! || this.urlLow[a]! - this.urlLow[b]! || a - b
+
+  /** Documents [from, to) in each order. */
+  sorted(from: number, to: number): Orders {
+    const sortedBy = (compare: Compare) => {
+      const docs = Array.from({ length: to - from }, (_, i) => from + i)
+      docs.sort(compare)
+      return Uint32Array.from(docs)
+    }
+    return { byId: sortedBy(this.byId), order: sortedBy(this.listing), byUrl: sortedBy(this.byUrl) }
+  }
+}
+
+/** Sorted runs merged into one sorted list (a few runs: one per build thread). */
+function mergeRuns(runs: Uint32Array[], compare: Compare): Uint32Array {
+  let merged = runs[0] ?? new Uint32Array(0)
+  for (const run of runs.slice(1)) {
+    const out = new Uint32Array(merged.length + run.length)
+    let [i, j, k] = [0, 0, 0]
+    while (i < merged.length && j < run.length) out[k++] = compare(merged[i]!, run[j]!) <= 0 ? merged[i++]! : run[j++]!
+    while (i < merged.length) out[k++] = merged[i++]!
+    while (j < run.length) out[k++] = run[j++]!
+    merged = out
+  }
+  return merged
 }

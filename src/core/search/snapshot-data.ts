@@ -27,9 +27,14 @@ export type TextIndexData = {
 
 export type SnapshotData = {
   count: number
-  /** Every record's JSON, as served, in UTF-8, one after the other. */
-  arena: Uint8Array
-  /** Record n's bytes are [offsets[n], offsets[n + 1]) of the arena. */
+  /**
+   * Every record's JSON, as served, in UTF-8, one after the other: in one arena, or one per thread
+   * that built a part (kept apart, never copied together). Arena k holds bytes [arenaStart[k],
+   * arenaStart[k + 1]) of the records laid end to end.
+   */
+  arenas: Uint8Array[]
+  arenaStart: number[]
+  /** Record n's bytes are [offsets[n], offsets[n + 1]) of the records laid end to end. */
   offsets: Float64Array
   /** Record n's ETag (without quotes) at [n * ETAG_LENGTH, (n + 1) * ETAG_LENGTH), ASCII. */
   etags: Uint8Array
@@ -63,7 +68,7 @@ export type SnapshotData = {
 export function transferList(data: SnapshotData): ArrayBuffer[] {
   const { text } = data
   const arrays = [
-    data.arena, data.offsets, data.etags, data.kinds, data.france, data.rankClass, data.order,
+    ...data.arenas, data.offsets, data.etags, data.kinds, data.france, data.rankClass, data.order,
     data.idPrefix, data.idHigh, data.idLow, data.byId, data.tieRank, data.urlHigh, data.urlLow, data.byUrl,
     text.termStart, text.docs, text.titleTf, text.bodyTf, text.titleLength, text.bodyLength,
   ]
