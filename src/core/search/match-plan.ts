@@ -17,9 +17,9 @@ export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
 
 // BM25 per field, summed with the title boosted ×2: each field is normalised by its own length, so a
 // word in a short title counts more than the same word in a long one.
-const K1 = 1.2
-const B = 0.75
-const TITLE_BOOST = 2
+export const K1 = 1.2
+export const B = 0.75
+export const TITLE_BOOST = 2
 
 /**
  * A query laid out flat for the per-document loop: cursors (one per indexed word of each slot) in

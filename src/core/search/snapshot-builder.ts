@@ -79,7 +79,7 @@ export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   const { text } = part
   const arrays = [
     part.orders.byId, part.orders.order, part.orders.byUrl, part.arena, part.offsets, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
-    part.urlHigh, part.urlLow, part.place, text.termStart, text.docs, text.titleTf, text.bodyTf, text.titleLength, text.bodyLength,
+    part.urlHigh, part.urlLow, part.place, text.frequency, text.termStart, text.postings, text.lastDoc, text.titleLength, text.bodyLength,
   ]
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
 }
@@ -304,7 +304,7 @@ export class SnapshotBuilder {
 }
 
 /** The index with its average field lengths (BM25's). */
-function textIndexData({ titleWords, bodyWords, ...data }: TextIndexPart): TextIndexData {
+function textIndexData({ titleWords, bodyWords, lastDoc: _, ...data }: TextIndexPart): TextIndexData {
   const n = data.titleLength.length
   return { ...data, averageTitle: titleWords / n || 1, averageBody: bodyWords / n || 1 }
 }

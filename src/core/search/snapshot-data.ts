@@ -11,13 +11,11 @@ export const ETAG_LENGTH = 27
 export type TextIndexData = {
   /** Indexed words, by term number. */
   terms: string[]
-  /** Term t's postings are at [termStart[t], termStart[t + 1]) of the three arrays below. */
-  termStart: Uint32Array
-  /** Documents holding the term, ascending. */
-  docs: Uint32Array
-  /** The term's count in the title and in the body of each of those documents (at most 255). */
-  titleTf: Uint8Array
-  bodyTf: Uint8Array
+  /** Documents holding each term, by term number. */
+  frequency: Uint32Array
+  /** Term t's postings are bytes [termStart[t], termStart[t + 1]) of `postings` (postings-codec.ts). */
+  termStart: Float64Array
+  postings: Uint8Array
   /** Words per document, per field; and their averages. */
   titleLength: Float32Array
   bodyLength: Float32Array
@@ -70,7 +68,7 @@ export function transferList(data: SnapshotData): ArrayBuffer[] {
   const arrays = [
     ...data.arenas, data.offsets, data.etags, data.kinds, data.france, data.rankClass, data.order,
     data.idPrefix, data.idHigh, data.idLow, data.byId, data.tieRank, data.urlHigh, data.urlLow, data.byUrl,
-    text.termStart, text.docs, text.titleTf, text.bodyTf, text.titleLength, text.bodyLength,
+    text.frequency, text.termStart, text.postings, text.titleLength, text.bodyLength,
   ]
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
 }

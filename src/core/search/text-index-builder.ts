@@ -1,18 +1,24 @@
 /**
  * The inverted index, built a document at a time. Each document's postings (term, count in the
  * title, count in the body) are appended to one log in document order; `part()` then sorts the log
- * by term with a counting sort into the shared arrays of TextIndexData. Appending to per-term arrays
- * instead (the earlier design) scattered every posting across thousands of small arrays, and that,
- * not the words, was half of the indexing time.
+ * by term, encoding each term's postings into one shared byte array (TextIndexData). Appending to
+ * per-term arrays instead (the earlier design) scattered every posting across thousands of small
+ * arrays, and that, not the words, was half of the indexing time.
  *
  * Parts built on other threads from later documents are merged term by term (`mergeTextParts`).
  */
 import { Growable } from './growable.js'
+import { postingSize, readVarint, varintSize, writePosting, writeVarint } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 import { TermReader } from './term-reader.js'
 
 /** An index over some documents, with word totals instead of averages, so that parts can be merged. */
-export type TextIndexPart = Omit<TextIndexData, 'averageTitle' | 'averageBody'> & { titleWords: number; bodyWords: number }
+export type TextIndexPart = Omit<TextIndexData, 'averageTitle' | 'averageBody'> & {
+  titleWords: number
+  bodyWords: number
+  /** Per term, the last document holding it (for the merge: the next part's first gap counts from it). */
+  lastDoc: Int32Array
+}
 
 export class TextIndexBuilder {
   readonly #reader = new TermReader()
@@ -73,35 +79,46 @@ export class TextIndexBuilder {
     this.#bodyCounts = body
   }
 
-  /** The index built: its log sorted by term (stable, so each term's documents ascend), the log released. */
+  /**
+   * The index built: its log sorted by term (stable, so each term's documents ascend) and encoded
+   * (postings-codec.ts), in two passes — one to size each term's run of bytes, one to write it — so
+   * that no 6-byte-a-posting copy of the postings is ever made. The log is released.
+   */
   part(): TextIndexPart {
-    const terms = this.#reader.terms
+    const termCount = this.#reader.terms.length
     const logTerm = this.#logTerm.done()
     const logTitleTf = this.#logTitleTf.done()
     const logBodyTf = this.#logBodyTf.done()
     const logEnd = this.#logEnd.done()
-    const termStart = new Uint32Array(terms.length + 1)
-    for (let i = 0; i < logTerm.length; i++) termStart[logTerm[i]! + 1]!++
-    for (let t = 0; t < terms.length; t++) termStart[t + 1]! += termStart[t]!
-    const next = termStart.slice(0, terms.length)
-    const docs = new Uint32Array(logTerm.length)
-    const titleTf = new Uint8Array(logTerm.length)
-    const bodyTf = new Uint8Array(logTerm.length)
+    const frequency = new Uint32Array(termCount)
+    const lastDoc = new Int32Array(termCount).fill(-1)
+    const termStart = new Float64Array(termCount + 1)
     for (let doc = 0, i = 0; doc < logEnd.length; doc++) {
       for (const end = logEnd[doc]!; i < end; i++) {
-        const at = next[logTerm[i]!]!++
-        docs[at] = doc
-        titleTf[at] = logTitleTf[i]!
-        bodyTf[at] = logBodyTf[i]!
+        const term = logTerm[i]!
+        termStart[term + 1]! += postingSize(doc - lastDoc[term]! - 1, logTitleTf[i]!, logBodyTf[i]!)
+        lastDoc[term] = doc
+        frequency[term]!++
+      }
+    }
+    for (let t = 0; t < termCount; t++) termStart[t + 1]! += termStart[t]!
+    const postings = new Uint8Array(termStart[termCount]!)
+    const next = termStart.slice(0, termCount)
+    lastDoc.fill(-1)
+    for (let doc = 0, i = 0; doc < logEnd.length; doc++) {
+      for (const end = logEnd[doc]!; i < end; i++) {
+        const term = logTerm[i]!
+        next[term] = writePosting(postings, next[term]!, doc - lastDoc[term]! - 1, logTitleTf[i]!, logBodyTf[i]!)
+        lastDoc[term] = doc
       }
     }
     for (const log of [this.#logTerm, this.#logTitleTf, this.#logBodyTf, this.#logEnd]) log.release()
     return {
-      terms,
+      terms: this.#reader.terms,
+      frequency,
       termStart,
-      docs,
-      titleTf,
-      bodyTf,
+      postings,
+      lastDoc,
       titleLength: this.#titleLength.done(),
       bodyLength: this.#bodyLength.done(),
       titleWords: this.#titles,
@@ -110,7 +127,11 @@ export class TextIndexBuilder {
   }
 }
 
-/** The index of `parts` side by side: part k's documents follow part k-1's; terms are numbered in order of first appearance. */
+/**
+ * The index of `parts` side by side: part k's documents follow part k-1's; terms are numbered in
+ * order of first appearance. A term's runs are laid end to end; only the first posting of each part's
+ * run is re-encoded, its gap now counted from the previous part's last document holding the term.
+ */
 export function mergeTextParts(parts: readonly TextIndexPart[]): TextIndexPart {
   if (parts.length === 1) return parts[0]!
   const termIds = new Map<string, number>()
@@ -122,28 +143,38 @@ export function mergeTextParts(parts: readonly TextIndexPart[]): TextIndexPart {
       return id
     }),
   )
-  const termStart = new Uint32Array(terms.length + 1)
-  parts.forEach((part, k) => mapped[k]!.forEach((id, t) => (termStart[id + 1]! += part.termStart[t + 1]! - part.termStart[t]!)))
-  for (let t = 0; t < terms.length; t++) termStart[t + 1]! += termStart[t]!
-  const total = termStart[terms.length]!
-  const docs = new Uint32Array(total)
-  const titleTf = new Uint8Array(total)
-  const bodyTf = new Uint8Array(total)
-  const next = termStart.slice(0, terms.length)
-  let firstDoc = 0
-  parts.forEach((part, k) => {
-    mapped[k]!.forEach((id, t) => {
-      const [from, to] = [part.termStart[t]!, part.termStart[t + 1]!]
-      const at = next[id]!
-      for (let i = from; i < to; i++) docs[at + i - from] = part.docs[i]! + firstDoc
-      titleTf.set(part.titleTf.subarray(from, to), at)
-      bodyTf.set(part.bodyTf.subarray(from, to), at)
-      next[id] = at + to - from
+  const frequency = new Uint32Array(terms.length)
+  const termStart = new Float64Array(terms.length + 1)
+  const previous = new Float64Array(terms.length)
+  /** Calls `each` for every term run of every part, with that run's first posting re-encoded. */
+  const forEachRun = (each: (id: number, part: TextIndexPart, first: number, rest: number, to: number) => void) => {
+    previous.fill(-1)
+    let firstDoc = 0
+    parts.forEach((part, k) => {
+      mapped[k]!.forEach((id, t) => {
+        const [from, to] = [part.termStart[t]!, part.termStart[t + 1]!]
+        if (from === to) return
+        const { value, end } = readVarint(part.postings, from)
+        const doc = firstDoc + (value >>> 1) // the first gap of a run is its document's number in the part
+        each(id, part, (doc - previous[id]! - 1) * 2 + (value & 1), end, to)
+        previous[id] = firstDoc + part.lastDoc[t]!
+        frequency[id]! += part.frequency[t]!
+      })
+      firstDoc += part.titleLength.length
     })
-    firstDoc += part.titleLength.length
+  }
+  forEachRun((id, _part, first, rest, to) => (termStart[id + 1]! += varintSize(first) + to - rest))
+  for (let t = 0; t < terms.length; t++) termStart[t + 1]! += termStart[t]!
+  const postings = new Uint8Array(termStart[terms.length]!)
+  const next = termStart.slice(0, terms.length)
+  frequency.fill(0)
+  forEachRun((id, part, first, rest, to) => {
+    const at = writeVarint(postings, next[id]!, first)
+    postings.set(part.postings.subarray(rest, to), at)
+    next[id] = at + to - rest
   })
   const lengths = (field: 'titleLength' | 'bodyLength') => {
-    const all = new Float32Array(firstDoc)
+    const all = new Float32Array(parts.reduce((n, part) => n + part[field].length, 0))
     let at = 0
     for (const part of parts) {
       all.set(part[field], at)
@@ -153,10 +184,10 @@ export function mergeTextParts(parts: readonly TextIndexPart[]): TextIndexPart {
   }
   return {
     terms,
+    frequency,
     termStart,
-    docs,
-    titleTf,
-    bodyTf,
+    postings,
+    lastDoc: Int32Array.from(previous),
     titleLength: lengths('titleLength'),
     bodyLength: lengths('bodyLength'),
     titleWords: parts.reduce((n, p) => n + p.titleWords, 0),

@@ -1,6 +1,6 @@
 /**
- * The text index: an inverted index of folded whole words, its postings in three shared typed arrays
- * (built by snapshot-builder.ts), read through per-term views made on first use.
+ * The text index: an inverted index of folded whole words, its postings encoded in one shared byte
+ * array (built by text-index-builder.ts, postings-codec.ts), decoded per term when a query needs them.
  *
  * Written by hand because the library we started with (MiniSearch 7) kept the exact semantics but
  * not the scale: on 100 000 generated records it took 34 s to index and ~200 ms per broad query,
@@ -8,31 +8,38 @@
  * needs less than a general engine gives — whole words after folding, AND of all words, a title
  * tier, deterministic ties — and that fits in postings scanned once per query with a top-k heap.
  */
-import { matchGroups, type FieldStats, type MatchRequest, type Ranking } from './match.js'
+import { GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking } from './match.js'
+import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
+import { decodePostings } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
+
+/**
+ * Decoded postings kept, in bytes (6 a posting): the frequent words' (a word held by every one of
+ * 1 000 000 records is 6 MB), which broad queries need again and again and take the longest to decode.
+ */
+const DECODED_BYTES = 64 * 2 ** 20
 
 export class TextIndex {
   readonly #data: TextIndexData
   readonly #termIds: Map<string, number>
-  /** Views of each term's postings, made when a query first needs them. */
-  readonly #views: (Postings | undefined)[]
+  /** The postings queries used most recently, decoded. */
+  readonly #decoded = new LRUCache<number, Postings>({ maxSize: DECODED_BYTES, sizeCalculation: (p) => Math.max(1, p.docs.length * 6) })
   readonly #stats: FieldStats
-  readonly #postingsOf = (term: number): Postings => this.#views[term] ?? this.#view(term)
+  /** Per-document space for one-word searches (9 bytes a document), made on the first. */
+  #scratch: GroupScratch | undefined
+  readonly #postingsOf = (term: number): Postings => this.#decoded.get(term) ?? this.#decode(term)
 
   constructor(data: TextIndexData) {
     this.#data = data
     this.#termIds = new Map(data.terms.map((term, id) => [term, id]))
-    this.#views = new Array<Postings | undefined>(data.terms.length)
     this.#stats = { titleLength: data.titleLength, bodyLength: data.bodyLength, averageTitle: data.averageTitle, averageBody: data.averageBody }
   }
 
-  #view(term: number): Postings {
-    const { termStart, docs, titleTf, bodyTf } = this.#data
-    const [from, to] = [termStart[term]!, termStart[term + 1]!]
-    const view = { docs: docs.subarray(from, to), titleTf: titleTf.subarray(from, to), bodyTf: bodyTf.subarray(from, to) }
-    this.#views[term] = view
-    return view
+  #decode(term: number): Postings {
+    const postings = decodePostings(this.#data.postings, this.#data.termStart[term]!, this.#data.frequency[term]!)
+    this.#decoded.set(term, postings)
+    return postings
   }
 
   /** Distinct terms indexed. */
@@ -52,12 +59,14 @@ export class TextIndex {
 
   /** Documents holding the term. */
   frequency(id: number): number {
-    return this.#data.termStart[id + 1]! - this.#data.termStart[id]!
+    return this.#data.frequency[id]!
   }
 
   /** The first `count` documents holding the term (to show the word as written there). */
   firstDocuments(id: number, count: number): Uint32Array {
-    return this.#postingsOf(id).docs.subarray(0, count)
+    const cached = this.#decoded.peek(id)
+    if (cached !== undefined) return cached.docs.subarray(0, count)
+    return decodePostings(this.#data.postings, this.#data.termStart[id]!, Math.min(count, this.#data.frequency[id]!)).docs
   }
 
   /**
@@ -66,6 +75,7 @@ export class TextIndex {
    * the documents at [offset, offset+limit).
    */
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
-    return matchGroups(this.#postingsOf, this.#stats, ranking, request)
+    this.#scratch ??= new GroupScratch(this.#stats.titleLength.length)
+    return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch)
   }
 }

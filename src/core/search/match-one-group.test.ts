@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
+import type { Fact } from '../records/record.js'
+import { GroupScratch, matchOneGroup } from './match-one-group.js'
+import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
+import type { Postings } from './postings.js'
+import { decodePostings } from './postings-codec.js'
+import { SnapshotBuilder } from './snapshot-builder.js'
+
+const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const builder = new SnapshotBuilder('records')
+;[...sample, ...new CorpusGenerator({ sample, seed: 'one-group' }).records(3_000)].forEach((r, i) => builder.add(r, `record ${i}`))
+const data = builder.finish()
+const { text } = data
+const decoded = new Map<number, Postings>()
+const postingsOf = (term: number) => decoded.get(term) ?? decoded.set(term, decodePostings(text.postings, text.termStart[term]!, text.frequency[term]!)).get(term)!
+const stats = text
+const ranking = { rankClass: data.rankClass, tieRank: data.tieRank }
+const scratch = new GroupScratch(data.count)
+
+/** A deterministic stream of numbers in [0, 1). */
+function random(seed: number): () => number {
+  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+}
+
+const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort((a, b) => text.frequency[b]! - text.frequency[a]!)
+const keepKind = (kind: number) => (doc: number) => data.kinds[doc] === kind
+const requests: Omit<MatchRequest, 'groups'>[] = [
+  { keep: undefined, offset: 0, limit: 10 },
+  { keep: undefined, offset: 37, limit: 50 },
+  { keep: keepKind(0), offset: 0, limit: 10 },
+  { keep: (doc) => data.france[doc] === 1, offset: 5, limit: 20 },
+  { keep: undefined, offset: 0, limit: 10, countOnly: true },
+]
+
+function expectSameAnswers(group: TermGroup): void {
+  for (const request of requests) {
+    const planned = matchWithPlan(postingsOf, stats, ranking, { ...request, groups: [group] })
+    expect(matchOneGroup(group, postingsOf, stats, ranking, request, scratch)).toEqual(planned)
+  }
+}
+
+describe('one word group read word by word', () => {
+  it('answers as the plan does for each of the 300 most frequent words and 300 rare ones', () => {
+    for (const term of [...byFrequency.slice(0, 300), ...byFrequency.slice(-300)]) expectSameAnswers([{ slots: [[{ term, weight: 1 }]], weight: 1 }])
+  })
+
+  it('answers as the plan does for words with forms and aliases, weighted as queries weigh them', () => {
+    const next = random(17)
+    const pick = () => byFrequency[Math.floor(next() ** 2 * byFrequency.length)]!
+    for (let round = 0; round < 300; round++) {
+      const options = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, o) => ({
+        slots: [Array.from({ length: 1 + Math.floor(next() * 3) }, (_, w) => ({ term: pick(), weight: w === 0 ? 1 : 0.8 }))],
+        weight: o === 0 ? 1 : 0.8,
+      }))
+      // An alias none of whose words is indexed is an empty slot: left out by both.
+      if (round % 10 === 0) options.push({ slots: [[]], weight: 0.8 })
+      expectSameAnswers(options)
+    }
+  })
+
+  it('answers nothing when no alternative can match', () => {
+    expect(matchOneGroup([{ slots: [[]], weight: 1 }], postingsOf, stats, ranking, requests[0]!, scratch)).toEqual({ total: 0, docs: [] })
+  })
+
+  it('leaves its work space as it found it, even after a search that did not finish', () => {
+    const group: TermGroup = [{ slots: [[{ term: byFrequency[0]!, weight: 1 }]], weight: 1 }]
+    const failing = () => matchOneGroup(group, postingsOf, stats, ranking, { ...requests[0]!, keep: () => { throw new Error('filter failed') } }, scratch)
+    expect(failing).toThrow('filter failed')
+    expectSameAnswers(group)
+    expect(scratch.scores.every((score) => score === -1)).toBe(true)
+    expect(scratch.titled.every((flag) => flag === 0)).toBe(true)
+  })
+})
