@@ -10,6 +10,7 @@ import { loadAliases, type AliasTable } from './aliases.js'
 import { loadWordForms, type WordForms } from './forms.js'
 import { interpretQuery, type Interpretation, type PlannedWord } from './interpret.js'
 import { Lexicon } from './lexicon.js'
+import { PREPARE_DEFAULTS, PreparedAnswers, PreparedAnswersWriter, NO_PREPARED_ANSWERS, groupKey, type PrepareOptions, type PreparedAnswersData } from './prepared-answers.js'
 import type { Ranking } from './match.js'
 import { SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
 import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
@@ -78,6 +79,11 @@ const MAX_RELAXED_WORDS = 8
 
 
 
+/** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
+export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions): SnapshotData {
+  return { ...data, prepared: new RecordIndex(data).prepareBroadAnswers(options) }
+}
+
 export class RecordIndex {
   /** Content hash of the snapshot: equal records give equal versions on every replica. */
   readonly version: string
@@ -92,6 +98,7 @@ export class RecordIndex {
   readonly #vocabulary: SearchVocabulary
   #lexicon: Lexicon | undefined
   readonly #ranking: Ranking
+  readonly #prepared: PreparedAnswers
   /** Listings without q, per filter combination (documents in listing order); built on first use. */
   readonly #listings = new Map<string, Uint32Array>()
   /** Indexed words as the records write them, found on first use. */
@@ -107,6 +114,7 @@ export class RecordIndex {
     this.#text = new TextIndex(data.text)
     this.#vocabulary = vocabulary
     this.#ranking = { tieRank: data.tieRank, rankClass: data.rankClass }
+    this.#prepared = new PreparedAnswers(data.prepared ?? NO_PREPARED_ANSWERS)
   }
 
   /** A snapshot of records held in memory, built here (tests, tools, small sets); the service builds in a worker. */
@@ -206,8 +214,37 @@ export class RecordIndex {
   // Relevance: more required words in the title first ("title matches above text matches"), then
   // reference content before offers, tools and staff (rankClass), then BM25, then id.
   #match(words: readonly PlannedWord[], query: IndexQuery, countOnly: boolean): { total: number; docs: number[] } {
+    if (words.length === 1 && query.kind === undefined && query.region === undefined) {
+      const prepared = this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly)
+      if (prepared !== undefined) return prepared
+    }
     const groups = words.map((w) => w.group)
     return this.#text.search({ groups, keep: this.#filter(query), countOnly, offset: query.offset, limit: query.limit }, this.#ranking)
+  }
+
+  /** Broad one-word answers prepared (prepared-answers.ts). */
+  get preparedAnswers(): number {
+    return this.#prepared.size
+  }
+
+  /**
+   * The answers to the most frequent words asked alone, without a filter, for a build to keep with
+   * the snapshot (prepared-answers.ts): each word is read as a query would read it, and its answer
+   * computed as a search would compute it.
+   */
+  prepareBroadAnswers(options: PrepareOptions = {}): PreparedAnswersData {
+    const { minRecords, minShare, maxWords, depth } = { ...PREPARE_DEFAULTS, ...options }
+    if (this.size < minRecords) return NO_PREPARED_ANSWERS
+    const writer = new PreparedAnswersWriter()
+    for (const term of this.#text.mostFrequent(Math.max(1, Math.ceil(minShare * this.size)), maxWords)) {
+      const plan = interpretQuery(this.#text.term(term), { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (t) => this.#text.term(t) })
+      if (plan.words.length !== 1) continue
+      const key = groupKey(plan.words[0]!.group)
+      if (writer.has(key)) continue
+      const { total, docs } = this.#text.search({ groups: [plan.words[0]!.group], keep: undefined, offset: 0, limit: depth }, this.#ranking)
+      writer.add(key, total, docs)
+    }
+    return writer.done()
   }
 
   /** The query minus one word, for each word whose removal finds something: fewest matches (most specific) first. */

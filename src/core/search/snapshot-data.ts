@@ -4,6 +4,7 @@
  * serves from. Documents are numbered in the order the source gave them; `order` gives the listing.
  */
 import type { SnapshotInfo } from '../records/source.js'
+import { preparedTransferList, type PreparedAnswersData } from './prepared-answers.js'
 
 /** Length of a record's ETag without its quotes: 27 base64url characters of a SHA-256. */
 export const ETAG_LENGTH = 27
@@ -60,6 +61,8 @@ export type SnapshotData = {
   publishedAt: string
   snapshot?: SnapshotInfo
   text: TextIndexData
+  /** Answers to broad one-word queries, prepared after the build (prepared-answers.ts). */
+  prepared?: PreparedAnswersData
 }
 
 /** The buffers of a snapshot, to transfer it between threads without copying. */
@@ -70,5 +73,5 @@ export function transferList(data: SnapshotData): ArrayBuffer[] {
     data.idPrefix, data.idHigh, data.idLow, data.byId, data.tieRank, data.urlHigh, data.urlLow, data.byUrl,
     text.frequency, text.termStart, text.postings, text.titleLength, text.bodyLength,
   ]
-  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
+  return [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...(data.prepared ? preparedTransferList(data.prepared) : [])])]
 }

@@ -62,6 +62,14 @@ export class TextIndex {
     return this.#data.frequency[id]!
   }
 
+  /** Terms held by at least `minDocuments` documents, the most frequent first, at most `max`. */
+  mostFrequent(minDocuments: number, max: number): number[] {
+    const { frequency } = this.#data
+    const terms: number[] = []
+    for (let t = 0; t < frequency.length; t++) if (frequency[t]! >= minDocuments) terms.push(t)
+    return terms.sort((a, b) => frequency[b]! - frequency[a]! || a - b).slice(0, max)
+  }
+
   /** The first `count` documents holding the term (to show the word as written there). */
   firstDocuments(id: number, count: number): Uint32Array {
     const cached = this.#decoded.peek(id)

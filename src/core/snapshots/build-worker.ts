@@ -9,6 +9,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { SourceUnavailableError, type ReadInfo, type RecordSource, type SourceSpec } from '../records/source.js'
+import { withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotPart } from '../search/snapshot-builder.js'
 import { transferList, type SnapshotData } from '../search/snapshot-data.js'
 import { ask, startBuildThread } from './build-thread.js'
@@ -34,7 +35,7 @@ async function buildSnapshot(source: RecordSource, origin: string, threads: numb
   const builder = new SnapshotBuilder(origin)
   if (parts === undefined) {
     const info = await source.read((value, where) => builder.add(value, where))
-    return { data: builder.finish(info), info }
+    return { data: withPreparedAnswers(builder.finish(info)), info }
   }
   const others = parts.slice(1).map(async (spec) => {
     const worker = startBuildThread()
@@ -60,7 +61,7 @@ async function buildSnapshot(source: RecordSource, origin: string, threads: numb
     if (reply.info.version !== info.version) throw new SourceUnavailableError(`records: ${origin}: the file changed while it was read; nothing loaded`)
     builder.absorb(reply.part)
   }
-  return { data: builder.finish(info), info }
+  return { data: withPreparedAnswers(builder.finish(info)), info }
 }
 
 const port = parentPort!

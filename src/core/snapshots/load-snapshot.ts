@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
-import { RecordIndex } from '../search/record-index.js'
+import { RecordIndex, withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder } from '../search/snapshot-builder.js'
 import { ask, startBuildThread } from './build-thread.js'
 import type { BuildReply, BuildRequest } from './build-worker.js'
@@ -45,5 +45,5 @@ export const loadInWorker: SnapshotLoader = async (source, options) => {
 export const loadInProcess: SnapshotLoader = async (source) => {
   const builder = new SnapshotBuilder(source.origin)
   const info = await source.read((value, where) => builder.add(value, where))
-  return new RecordIndex(builder.finish(info))
+  return new RecordIndex(withPreparedAnswers(builder.finish(info)))
 }

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
+import type { Fact } from '../records/record.js'
+import { PREPARE_DEFAULTS } from './prepared-answers.js'
+import { RecordIndex, toIndexQuery, withPreparedAnswers, type IndexQuery } from './record-index.js'
+import { SnapshotBuilder } from './snapshot-builder.js'
+
+const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const builder = new SnapshotBuilder('records')
+;[...sample, ...new CorpusGenerator({ sample, seed: 'prepared' }).records(4_000)].forEach((r, i) => builder.add(r, `record ${i}`))
+const data = builder.finish()
+const options = { minRecords: 0, minShare: 0.2, maxWords: 40, depth: 60 }
+const plain = new RecordIndex(data)
+const prepared = new RecordIndex(withPreparedAnswers(data, options))
+
+/** What a client sees of an answer. */
+const answer = (index: RecordIndex, query: IndexQuery) => {
+  const page = index.search(query)
+  return { total: page.total, ids: page.results.map((r) => r.record.id), interpretation: page.interpretation }
+}
+
+describe('answers prepared at build time', () => {
+  it('prepares the frequent words of a large enough snapshot, and nothing for a small one', () => {
+    expect(prepared.preparedAnswers).toBeGreaterThan(20)
+    expect(new RecordIndex(withPreparedAnswers(data, { ...options, minRecords: data.count + 1 })).preparedAnswers).toBe(0)
+    expect(PREPARE_DEFAULTS.minRecords).toBeGreaterThan(sample.length)
+  })
+
+  it('answers every query as a search computed then would, prepared or not', () => {
+    // The words typed as people type them, pages inside and past what was prepared, filters (never prepared).
+    const words = ['conduite', 'Conduite', 'permis', 'PERMIS', 'vitesse', 'route', 'la', 'le', 'de', 'véhicule', 'vehicules', 'examen', 'permsi', 'code de la route']
+    const pages = [
+      { limit: 10, offset: 0 },
+      { limit: 50, offset: 0 },
+      { limit: 10, offset: 50 },
+      { limit: 50, offset: 40 },
+      { limit: 1, offset: 3_000 },
+    ]
+    for (const q of words)
+      for (const page of pages)
+        for (const filter of [{}, { kind: 'fact' as const }, { region: 'france' as const }]) {
+          const query = toIndexQuery({ q, ...page, ...filter })
+          expect(answer(prepared, query), JSON.stringify(query)).toEqual(answer(plain, query))
+        }
+  })
+
+  it('serves a prepared word from what was prepared', () => {
+    // The proof that the path is taken: a prepared answer altered after the fact is what is served.
+    const withAnswers = withPreparedAnswers(data, options)
+    const altered = new RecordIndex({ ...withAnswers, prepared: { ...withAnswers.prepared!, totals: withAnswers.prepared!.totals.map(() => 7) } })
+    expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0 })).total).toBe(7)
+    expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0, kind: 'fact' })).total).not.toBe(7)
+  })
+})

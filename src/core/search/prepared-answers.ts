@@ -1,0 +1,96 @@
+/**
+ * Answers to broad one-word queries, prepared when a snapshot is built. The cost of a search follows
+ * the postings it reads: a word held by most of 1 000 000 records reads a million of them, 20 to
+ * 60 ms, every time it is asked. Yet without a filter such a query's answer is fixed by the snapshot:
+ * its total is the word's document count (with its forms and aliases), its first pages a ranking
+ * that can be computed once. So the build (in its worker thread) answers the most frequent words
+ * ahead, and a search for one of them without a filter reads its first pages from here.
+ *
+ * Answers are keyed by the word group the query reads as (the indexed words and their weights),
+ * not by the text typed: "Permis", "permis" and a corrected "permsi" share one, and an answer is
+ * used only for exactly the group it was computed for.
+ */
+import type { TermGroup } from './match.js'
+
+export type PreparedAnswersData = {
+  /** Per answer, its group's key (`groupKey`). */
+  keys: string[]
+  /** Per answer, how many records match. */
+  totals: Uint32Array
+  /** Answer k's first documents, best first, are docs [start[k], start[k + 1]). */
+  start: Uint32Array
+  docs: Uint32Array
+}
+
+export type PrepareOptions = {
+  /** Below this many records nothing is prepared: every search is fast there. */
+  minRecords?: number
+  /** Words held by at least this share of the records are prepared… */
+  minShare?: number
+  /** …the most frequent first, at most this many. */
+  maxWords?: number
+  /** How many first results each answer keeps: two pages of the largest page size (50). */
+  depth?: number
+}
+
+export const PREPARE_DEFAULTS: Required<PrepareOptions> = { minRecords: 20_000, minShare: 0.1, maxWords: 256, depth: 100 }
+
+export const groupKey = (group: TermGroup): string => JSON.stringify(group)
+
+export const NO_PREPARED_ANSWERS: PreparedAnswersData = { keys: [], totals: new Uint32Array(0), start: new Uint32Array(1), docs: new Uint32Array(0) }
+
+/** Prepared answers, collected one by one at build time. */
+export class PreparedAnswersWriter {
+  readonly #keys: string[] = []
+  readonly #seen = new Set<string>()
+  readonly #totals: number[] = []
+  readonly #start: number[] = [0]
+  readonly #docs: number[] = []
+
+  has(key: string): boolean {
+    return this.#seen.has(key)
+  }
+
+  add(key: string, total: number, docs: readonly number[]): void {
+    this.#keys.push(key)
+    this.#seen.add(key)
+    this.#totals.push(total)
+    this.#docs.push(...docs)
+    this.#start.push(this.#docs.length)
+  }
+
+  done(): PreparedAnswersData {
+    return { keys: this.#keys, totals: Uint32Array.from(this.#totals), start: Uint32Array.from(this.#start), docs: Uint32Array.from(this.#docs) }
+  }
+}
+
+export class PreparedAnswers {
+  readonly #data: PreparedAnswersData
+  readonly #byKey: Map<string, number>
+
+  constructor(data: PreparedAnswersData) {
+    this.#data = data
+    this.#byKey = new Map(data.keys.map((key, k) => [key, k]))
+  }
+
+  get size(): number {
+    return this.#byKey.size
+  }
+
+  /** The answer for `group` without a filter, when it was prepared and holds the page asked. */
+  find(group: TermGroup, offset: number, limit: number, countOnly: boolean): { total: number; docs: number[] } | undefined {
+    if (this.#byKey.size === 0) return undefined
+    const k = this.#byKey.get(groupKey(group))
+    if (k === undefined) return undefined
+    const { totals, start, docs } = this.#data
+    const total = totals[k]!
+    if (countOnly) return { total, docs: [] }
+    const kept = docs.subarray(start[k]!, start[k + 1]!)
+    if (offset + limit > kept.length && kept.length < total) return undefined
+    return { total, docs: Array.from(kept.subarray(offset, offset + limit)) }
+  }
+}
+
+export function preparedTransferList(data: PreparedAnswersData): ArrayBuffer[] {
+  return [data.totals.buffer, data.start.buffer, data.docs.buffer] as ArrayBuffer[]
+}
