@@ -10,7 +10,7 @@ const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', im
 const builder = new SnapshotBuilder('records')
 ;[...sample, ...new CorpusGenerator({ sample, seed: 'prepared' }).records(4_000)].forEach((r, i) => builder.add(r, `record ${i}`))
 const data = builder.finish()
-const options = { minRecords: 0, minShare: 0.2, maxWords: 40, depth: 60 }
+const options = { minDocuments: 800, maxWords: 40, depth: 60 }
 const plain = new RecordIndex(data)
 const prepared = new RecordIndex(withPreparedAnswers(data, options))
 
@@ -21,10 +21,12 @@ const answer = (index: RecordIndex, query: IndexQuery) => {
 }
 
 describe('answers prepared at build time', () => {
-  it('prepares the frequent words of a large enough snapshot, and nothing for a small one', () => {
+  it('prepares the words held by enough records, and nothing in a snapshot too small to hold any', () => {
     expect(prepared.preparedAnswers).toBeGreaterThan(20)
-    expect(new RecordIndex(withPreparedAnswers(data, { ...options, minRecords: data.count + 1 })).preparedAnswers).toBe(0)
-    expect(PREPARE_DEFAULTS.minRecords).toBeGreaterThan(sample.length)
+    expect(new RecordIndex(withPreparedAnswers(data, { ...options, minDocuments: data.count + 1 })).preparedAnswers).toBe(0)
+    // By default, only words of very large snapshots: a few thousand records read fast enough.
+    expect(new RecordIndex(withPreparedAnswers(data)).preparedAnswers).toBe(0)
+    expect(new RecordIndex(withPreparedAnswers(data, { minDocuments: PREPARE_DEFAULTS.minDocuments / 100 })).preparedAnswers).toBeGreaterThan(0)
   })
 
   it('answers every query as a search computed then would, prepared or not', () => {

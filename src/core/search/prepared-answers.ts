@@ -23,17 +23,18 @@ export type PreparedAnswersData = {
 }
 
 export type PrepareOptions = {
-  /** Below this many records nothing is prepared: every search is fast there. */
-  minRecords?: number
-  /** Words held by at least this share of the records are prepared… */
-  minShare?: number
-  /** …the most frequent first, at most this many. */
+  /**
+   * Words held by at least this many records are prepared, whatever the snapshot's size: the cost of
+   * a search follows the postings it reads (below this, a word's search takes a few milliseconds).
+   */
+  minDocuments?: number
+  /** The most frequent first, at most this many. */
   maxWords?: number
   /** How many first results each answer keeps: two pages of the largest page size (50). */
   depth?: number
 }
 
-export const PREPARE_DEFAULTS: Required<PrepareOptions> = { minRecords: 20_000, minShare: 0.1, maxWords: 256, depth: 100 }
+export const PREPARE_DEFAULTS: Required<PrepareOptions> = { minDocuments: 200_000, maxWords: 256, depth: 100 }
 
 export const groupKey = (group: TermGroup): string => JSON.stringify(group)
 

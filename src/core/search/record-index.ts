@@ -233,10 +233,10 @@ export class RecordIndex {
    * computed as a search would compute it.
    */
   prepareBroadAnswers(options: PrepareOptions = {}): PreparedAnswersData {
-    const { minRecords, minShare, maxWords, depth } = { ...PREPARE_DEFAULTS, ...options }
-    if (this.size < minRecords) return NO_PREPARED_ANSWERS
+    const { minDocuments, maxWords, depth } = { ...PREPARE_DEFAULTS, ...options }
+    if (this.size < minDocuments) return NO_PREPARED_ANSWERS
     const writer = new PreparedAnswersWriter()
-    for (const term of this.#text.mostFrequent(Math.max(1, Math.ceil(minShare * this.size)), maxWords)) {
+    for (const term of this.#text.mostFrequent(Math.max(1, minDocuments), maxWords)) {
       const plan = interpretQuery(this.#text.term(term), { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (t) => this.#text.term(t) })
       if (plan.words.length !== 1) continue
       const key = groupKey(plan.words[0]!.group)
