@@ -66,7 +66,7 @@ export class Growable<K extends Kind> {
 }
 
 /** A copy of a small typed array with twice the room (per-word postings, which are many and mostly short). */
-export function grown<T extends Uint32Array | Int32Array | Uint8Array>(values: T): T {
+export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Array>(values: T): T {
   const next = new (values.constructor as new (length: number) => T)(values.length * 2)
   next.set(values)
   return next

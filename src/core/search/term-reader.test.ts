@@ -52,3 +52,11 @@ it('numbers each term once, in the order first read', () => {
   expect(reader.intern('feu')).toBe(0)
   expect(reader.intern('nouveau')).toBe(1)
 })
+
+it('reads words of any length and any number of distinct words as tokenize does', () => {
+  const reader = new TermReader()
+  const many = Array.from({ length: 30_000 }, (_, n) => `mot${n.toString(36)}é`).join(' ')
+  const long = `${'a'.repeat(10_000)}É${'b'.repeat(5_000)} court`
+  for (const text of [many, long, many, long]) expect(wordsRead(reader, text)).toEqual(tokenize(text))
+  expect(reader.terms.length).toBe(30_000 + 2)
+})

@@ -27,6 +27,13 @@ export function foldByDefinition(text: string): string {
 /** Each non-ASCII character folded alone, remembered: a text has few distinct ones. */
 const FOLDED = new Map<number, string>()
 
+/** A non-ASCII code point folded as `fold` folds it (alone: see below). */
+export function foldCodePoint(point: number): string {
+  let folded = FOLDED.get(point)
+  if (folded === undefined) FOLDED.set(point, (folded = foldByDefinition(String.fromCodePoint(point))))
+  return folded
+}
+
 /**
  * Folds accents, case and the œ/æ ligatures: "Cœur À" → "coeur a". The same as foldByDefinition,
  * character by character (each of its steps maps one character, or drops a mark, independently of
@@ -42,9 +49,7 @@ export function fold(text: string): string {
     const unit = text.charCodeAt(i)
     if (unit < 0x80) continue
     const point = text.codePointAt(i)!
-    let folded = FOLDED.get(point)
-    if (folded === undefined) FOLDED.set(point, (folded = foldByDefinition(String.fromCodePoint(point))))
-    out += text.slice(run, i).toLowerCase() + folded
+    out += text.slice(run, i).toLowerCase() + foldCodePoint(point)
     if (point > 0xffff) i++
     run = i + 1
   }
