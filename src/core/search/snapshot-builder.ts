@@ -92,10 +92,11 @@ export class SnapshotBuilder {
   /** The arenas of absorbed parts, after this builder's own; `#bytes` counts all of them. */
   readonly #laterArenas: Uint8Array[] = []
   #bytes = 0
-  /** Set once a later part is absorbed: this builder's own records are then complete. */
-  #absorbed = false
-  /** How many records this builder read itself, once it absorbed others; their sorted orders, shifted to their place. */
-  #ownCount: number | undefined
+  /**
+   * This builder's own records once complete (`seal`, or the first `absorb`): how many, sorted in
+   * each order, their postings encoded. Absorbed parts' orders follow, shifted to their place.
+   */
+  #own: { count: number; orders: Orders; text: TextIndexPart } | undefined
   readonly #laterOrders: Orders[] = []
   readonly #offsets = new Growable('f64')
   readonly #etags = new Growable('u8')
@@ -128,7 +129,7 @@ export class SnapshotBuilder {
 
   /** Validates and indexes one raw record; a bad one is noted for `finish` and left out. */
   add(value: unknown, where: string): void {
-    if (this.#absorbed) throw new Error('snapshot builder: a record added after a later part was absorbed')
+    if (this.#own !== undefined) throw new Error('snapshot builder: a record added after its own records were sealed')
     const record = this.#validator.check(value, where)
     if (record === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
     const doc = this.#titles.length
@@ -176,7 +177,7 @@ export class SnapshotBuilder {
 
   /** What was built so far, as a part for another builder to absorb (this builder is done with it). */
   part(): SnapshotPart {
-    if (this.#absorbed) throw new Error('snapshot builder: a part that absorbed others is not a part')
+    if (this.#own !== undefined) throw new Error('snapshot builder: a sealed builder is not a part')
     const orders = this.#orderKeys().sorted(0, this.#titles.length)
     return {
       orders,
@@ -200,16 +201,24 @@ export class SnapshotBuilder {
     }
   }
 
+  /**
+   * Ends this builder's own records: sorts them and encodes their postings now. A builder whose
+   * later parts are read on other threads calls it as soon as its own read ends, so this work runs
+   * while those threads still read, instead of after them.
+   */
+  seal(): void {
+    this.#own ??= { count: this.count, orders: this.#orderKeys().sorted(0, this.count), text: this.#text.part() }
+  }
+
   /** Appends the records another builder read from the part of the source that follows this one's. */
   absorb(part: SnapshotPart): void {
-    this.#absorbed = true
+    this.seal()
     // A read of the whole stops keeping records at its first problem (nothing will be served): so does this.
     if (this.#validator.failed) {
       this.#validator.absorb(part.problems)
       return
     }
     const first = this.count
-    this.#ownCount ??= first
     const shifted = (docs: Uint32Array) => docs.map((doc) => doc + first)
     this.#laterOrders.push({ byId: shifted(part.orders.byId), order: shifted(part.orders.order), byUrl: shifted(part.orders.byUrl) })
     const base = this.#bytes
@@ -237,8 +246,10 @@ export class SnapshotBuilder {
   finish(info: { publishedAt?: string; snapshot?: SnapshotInfo; origin?: string } = {}): SnapshotData {
     const count = this.#titles.length
     const keys = this.#orderKeys()
-    // This builder's records sorted here, each absorbed part's sorted by its own thread: merged.
-    const runs = [keys.sorted(0, this.#ownCount ?? count), ...this.#laterOrders.splice(0)]
+    // This builder's records sorted when sealed, each absorbed part's by its own thread: merged.
+    this.seal()
+    const own = this.#own!
+    const runs = [own.orders, ...this.#laterOrders.splice(0)]
     const byId = mergeRuns(runs.map((r) => r.byId), keys.byId)
     this.#checkDuplicates(byId, keys.idPrefix, keys.idHigh, keys.idLow)
     this.#validator.finish(info.origin)
@@ -274,7 +285,7 @@ export class SnapshotBuilder {
       version: version.digest('hex').slice(0, 16),
       publishedAt: info.publishedAt ?? new Date().toISOString(),
       snapshot: info.snapshot,
-      text: textIndexData(mergeTextParts([this.#text.part(), ...this.#laterText.splice(0)])),
+      text: textIndexData(mergeTextParts([own.text, ...this.#laterText.splice(0)])),
     }
   }
 

@@ -55,6 +55,7 @@ async function buildSnapshot(source: RecordSource, origin: string, threads: numb
   } finally {
     await first.close().catch(() => undefined)
   }
+  builder.seal() // its share of the sorting and encoding, while the other threads still read
   // In source order: the first part that failed is what a read of the whole would have reported.
   for (const reply of await Promise.all(others)) {
     if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
