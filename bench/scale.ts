@@ -4,8 +4,10 @@
  * and the in-process search time over a fixed mix of 50 queries and over broad one-word queries.
  * Prints one JSON object.
  *
- * Run: node --expose-gc --import tsx bench/scale.ts FILE (default Node settings otherwise, as the
- * service runs).
+ * Run: node --expose-gc --import tsx bench/scale.ts FILE [--reload] (default Node settings otherwise,
+ * as the service runs). With --reload, the file is then loaded again while the first snapshot is
+ * still held, as a reload does (its build on cores − 1 threads), and the reload's time, largest
+ * event-loop delay and peak RSS (sampled every 50 ms) are reported against the steady RSS.
  *
  * Records are loaded exactly as the server loads them: read, validated and indexed in a worker
  * thread (loadInWorker), the serving thread only swapping the finished snapshot in.
@@ -114,7 +116,7 @@ function timeBroad(index: RecordIndex) {
 
 async function main(): Promise<void> {
   const path = process.argv[2]
-  if (!path) throw new Error('usage: bench/scale.ts FILE')
+  if (!path) throw new Error('usage: bench/scale.ts FILE [--reload]')
   const baseline = memory()
   const t = process.hrtime.bigint()
   // The serving thread's responsiveness during the build: it should only wait, then swap.
@@ -152,6 +154,8 @@ async function main(): Promise<void> {
     .sort((a, b) => b.medianMs - a.medianMs)
     .slice(0, 5)
 
+  const reload = process.argv.includes('--reload') ? await measureReload(path, index, mem.rssMiB) : undefined
+
   console.log(
     JSON.stringify({
       file: path,
@@ -181,8 +185,25 @@ async function main(): Promise<void> {
         },
         slowest,
       },
+      reload,
     }),
   )
+}
+
+/** A second load of `path` beside `current` (kept until the new one is ready), as a reload runs. */
+async function measureReload(path: string, current: RecordIndex, steadyRssMiB: number) {
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  let peak = process.memoryUsage.rss()
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50)
+  const started = process.hrtime.bigint()
+  const next = await loadInWorker(new FileRecordSource(path), { serving: true })
+  const reloadMs = ms(process.hrtime.bigint() - started)
+  clearInterval(sampler)
+  loop.disable()
+  peak = Math.max(peak, process.memoryUsage.rss())
+  if (next.version !== current.version) throw new Error('bench/scale: the reload read other records')
+  return { readyMs: round(reloadMs), maxLoopDelayMs: round(loop.max / 1e6), steadyRssMiB, peakRssMiB: MiB(peak), peakOverSteady: round(MiB(peak) / steadyRssMiB) }
 }
 
 await main()
