@@ -9,18 +9,24 @@ import type { Config } from '../config.js'
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
 import { PostgresRecordSource } from '../core/records/postgres-source.js'
-import { followSource, loadInto, warnIfEmpty } from '../core/snapshots/follow.js'
+import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Metrics } from './metrics.js'
 
 export type FollowedRecords = {
   records: LiveRecords
   origin: string
-  /** Stops following and releases the source (file watcher, database connections). */
+  /**
+   * Settles when the first load is done: from a file it must succeed (it rejects with the reason a
+   * bad file stops the start); from PostgreSQL, which may have no snapshot yet, it resolves at once.
+   */
+  loaded: Promise<void>
+  /** Stops following and releases the source (file watcher, database connections), once the first load has settled. */
   close(): Promise<void>
 }
 
-export async function openRecords(config: Config['records'], deps: { log: Log; metrics: Metrics }): Promise<FollowedRecords> {
+/** Starts reading the records and returns at once: the caller sets up the rest while the first load runs in its worker. */
+export function openRecords(config: Config['records'], deps: { log: Log; metrics: Metrics }): FollowedRecords {
   const { log, metrics } = deps
   const records = new LiveRecords()
   records.onSwap((index) => {
@@ -30,21 +36,24 @@ export async function openRecords(config: Config['records'], deps: { log: Log; m
   if (config.databaseUrl === undefined) {
     const source = new FileRecordSource(config.file)
     metrics.sourceConnected.set(1)
-    try {
-      const first = await loadInto(source, records)
+    let follower: Follower | undefined
+    const loaded = loadInto(source, records).then((first) => {
       log.info({ origin: source.origin, records: first.size, version: first.version }, 'records loaded')
       warnIfEmpty(first, source.origin, log)
-    } catch (err) {
+      follower = followSource(source, records, { log, onRefused: () => metrics.recordsUpdatesRefused.inc() })
+    })
+    loaded.catch(() => undefined) // the caller awaits it; until then a failed load is not unhandled
+    const close = async () => {
+      await loaded.catch(() => undefined)
+      await follower?.stop()
       await source.close()
-      throw err
     }
-    const follower = followSource(source, records, { log, onRefused: () => metrics.recordsUpdatesRefused.inc() })
-    return { records, origin: source.origin, close: () => follower.stop().finally(() => source.close()) }
+    return { records, origin: source.origin, loaded, close }
   }
   const source = new PostgresRecordSource(config.databaseUrl, { log })
   metrics.sourceConnected.set(0)
   source.onConnection((connected) => metrics.sourceConnected.set(connected ? 1 : 0))
   log.info({ origin: source.origin }, 'records from PostgreSQL: not ready until the current snapshot is loaded')
   const follower = followSource(source, records, { log, onRefused: () => metrics.recordsUpdatesRefused.inc() })
-  return { records, origin: source.origin, close: () => follower.stop().finally(() => source.close()) }
+  return { records, origin: source.origin, loaded: Promise.resolve(), close: () => follower.stop().finally(() => source.close()) }
 }

@@ -14,9 +14,7 @@ import type { Quota } from '../core/quota/quota.js'
 import { limitRepeats } from '../core/log.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import { PACKAGE_VERSION } from '../core/version.js'
-import { buildHttpApp } from '../http/app.js'
 import type { Timeouts } from '../http/server.js'
-import { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler } from '../mcp/node-handler.js'
 import { createLogger } from './logger.js'
 import { createMetrics } from './metrics.js'
 import { openRecords } from './records.js'
@@ -79,9 +77,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     const metrics = createMetrics()
     resources.add(async () => metrics.close())
-    // A file's first load must succeed; PostgreSQL's snapshots may not exist yet (then: unavailable until the first).
-    const followed = await openRecords(config.records, { log: logger, metrics })
+    // The first load runs in its worker while the rest is set up; a file's must succeed (awaited
+    // below, before the service is returned), PostgreSQL's snapshots may not exist yet (then:
+    // unavailable until the first).
+    const followed = openRecords(config.records, { log: logger, metrics })
     resources.add(() => followed.close())
+    // The adapters' modules (Fastify, the MCP SDK: about 0.2 s to load) are loaded while that
+    // first load starts its worker, not before it.
+    const [{ buildHttpApp }, { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler }] = await Promise.all([
+      import('../http/app.js'),
+      import('../mcp/node-handler.js'),
+    ])
     const records = followed.records
 
     const quota: Quota | undefined = await createQuota(config.quota, {
@@ -138,6 +144,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ],
     })
     const { app } = http
+    try {
+      await followed.loaded
+    } catch (err) {
+      await app.close() // never listened: nothing to drain
+      throw err
+    }
     resources.add(async () => {
       const started = Date.now()
       logger.info({ connections: http.connections().size }, 'shutting down: refusing new requests, finishing those in flight')
