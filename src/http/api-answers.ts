@@ -7,9 +7,10 @@
  */
 import { LRUCache } from 'lru-cache'
 import type { Catalogues } from '../core/api/catalogue.js'
-import type { IndexedRecord, RecordIndex } from '../core/search/record-index.js'
+import type { RecordIndex } from '../core/search/record-index.js'
 import { buildOpenApiDocument } from './openapi.js'
-import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor } from './prepared-body.js'
+import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor, type Encoding } from './prepared-body.js'
+import { fieldText } from './raw-head.js'
 import { ResponseCache } from './response-cache.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
@@ -20,26 +21,43 @@ const LIVE_CACHE_CONTROL = 'no-cache'
 
 /**
  * An answer ready to send: `headers` as name, value, name, value… in the order they go out (the flat
- * form Node's writeHead processes fastest); no body for a 304 (or a HEAD).
+ * form Node's writeHead processes fastest), and the same fields joined as a head (`fieldText`); no
+ * body for a 304 (or a HEAD). Answers of prepared bodies are shared: never changed once made.
  */
-export type Answer = { status: number; headers: string[]; body: Buffer | undefined }
+export type Answer = { readonly status: number; readonly headers: readonly string[]; readonly text: string; readonly body: Buffer | undefined }
+
+/** An answer from its status, fields and body. */
+export const answerOf = (status: number, headers: readonly string[], body: Buffer | undefined): Answer => ({ status, headers, text: fieldText(headers), body })
 
 /** The request header fields an answer depends on. */
 export type Conditions = { ifNoneMatch: string | undefined; acceptEncoding: string | undefined }
 
-/** A prepared body as the client asked for it: in its best accepted encoding, or 304 when it has that one. */
+/** The answers made of each prepared body: per encoding (identity, br, gzip), its 200 then its 304. */
+const madeAnswers = new WeakMap<PreparedBody, (Answer | undefined)[]>()
+const ENCODING_SLOT = { identity: 0, br: 2, gzip: 4 } as const
+
+/**
+ * A prepared body as the client asked for it: in its best accepted encoding, or 304 when it has that
+ * one. Each of its six answers is made once, the first time it is asked for, and then shared.
+ */
 export function jsonAnswer(prepared: PreparedBody, conditions: Conditions): Answer {
   const encoding = prepared.compressible ? preferredEncoding(conditions.acceptEncoding) : undefined
-  const etag = taggedFor(prepared.etag, encoding)
-  const headers = ['etag', etag, 'cache-control', LIVE_CACHE_CONTROL]
+  const slot = ENCODING_SLOT[encoding ?? 'identity'] + (ifNoneMatchHits(conditions.ifNoneMatch, taggedFor(prepared.etag, encoding)) ? 1 : 0)
+  let answers = madeAnswers.get(prepared)
+  if (answers === undefined) madeAnswers.set(prepared, (answers = []))
+  return (answers[slot] ??= makeJsonAnswer(prepared, encoding, slot % 2 === 1))
+}
+
+function makeJsonAnswer(prepared: PreparedBody, encoding: Encoding | undefined, notModified: boolean): Answer {
+  const headers = ['etag', taggedFor(prepared.etag, encoding), 'cache-control', LIVE_CACHE_CONTROL]
   // Only a body that may be compressed varies with Accept-Encoding.
   if (prepared.compressible) headers.push('vary', 'Accept-Encoding')
-  if (ifNoneMatchHits(conditions.ifNoneMatch, etag)) return { status: 304, headers, body: undefined }
+  if (notModified) return answerOf(304, headers, undefined)
   const body = encoding === undefined ? prepared.body : prepared.encodedSync(encoding)
   headers.push('content-type', prepared.type)
   if (encoding !== undefined) headers.push('content-encoding', encoding)
   headers.push('content-length', String(body.length))
-  return { status: 200, headers, body }
+  return answerOf(200, headers, body)
 }
 
 /** Location of the live read of `url` (a request target such as "/api/v1/facts?q=x"): the target alone, never the Host. */
@@ -56,15 +74,13 @@ export function liveReadLocation(url: string, publicBaseUrl: string | undefined)
 export function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer {
   const location = liveReadLocation(url, publicBaseUrl)
   const body = Buffer.from(JSON.stringify({ location }))
-  return {
-    status: 307,
-    headers: ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-type', JSON_TYPE, 'content-length', String(body.length)],
-    body,
-  }
+  return answerOf(307, ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-type', JSON_TYPE, 'content-length', String(body.length)], body)
 }
 
-/** Records whose compressed variants are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
+/** Records whose prepared bodies (and compressed variants) are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
 const MAX_RECORD_BODIES = 20_000
+/** 307s kept, by request target: they depend on it alone (and on the configured base URL). */
+const MAX_REDIRECTS = 10_000
 
 /** Prepared bodies of one service: built on first use, per snapshot where they depend on the records. */
 export class ApiAnswers {
@@ -72,11 +88,12 @@ export class ApiAnswers {
   /** Finished search answers, per snapshot, keyed by the request target (bounded in bytes). */
   readonly searches = new ResponseCache()
   readonly #catalogues = new WeakMap<RecordIndex, PreparedBody>()
-  readonly #records = new WeakMap<RecordIndex, LRUCache<IndexedRecord, PreparedBody>>()
+  readonly #records = new WeakMap<RecordIndex, LRUCache<string, PreparedBody>>()
+  readonly #redirects = new LRUCache<string, Answer>({ max: MAX_REDIRECTS })
 
   constructor(
     private readonly catalogues: Catalogues,
-    publicBaseUrl: string | undefined,
+    private readonly publicBaseUrl: string | undefined,
   ) {
     this.openapi = new PreparedBody(JSON.stringify(buildOpenApiDocument(publicBaseUrl, catalogues.options.contact)), JSON_TYPE, 'fast')
   }
@@ -87,12 +104,25 @@ export class ApiAnswers {
     return prepared
   }
 
-  /** A record's body: its bytes and ETag from the snapshot; kept only to keep its compressed variants. */
-  record(index: RecordIndex, entry: IndexedRecord): PreparedBody {
+  /**
+   * Record `id`'s body (its bytes and ETag from the snapshot), undefined when the snapshot has no such
+   * record. Kept by id, so a record read again is a lookup, and its answers and compressed variants
+   * are made once.
+   */
+  record(index: RecordIndex, id: string): PreparedBody | undefined {
     let bodies = this.#records.get(index)
     if (bodies === undefined) this.#records.set(index, (bodies = new LRUCache({ max: MAX_RECORD_BODIES })))
-    let prepared = bodies.get(entry)
-    if (prepared === undefined) bodies.set(entry, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
+    let prepared = bodies.get(id)
+    if (prepared !== undefined) return prepared
+    const entry = index.get(id)
+    if (entry !== undefined) bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
     return prepared
+  }
+
+  /** The 307 to the live read of `url` (a normalised request target). */
+  redirect(url: string): Answer {
+    let answer = this.#redirects.get(url)
+    if (answer === undefined) this.#redirects.set(url, (answer = redirectAnswer(url, this.publicBaseUrl)))
+    return answer
   }
 }

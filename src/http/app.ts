@@ -21,6 +21,7 @@ import { completionLog, requestId } from './logging.js'
 import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
+import { rawHeads } from './raw-head.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import { refuseOtherMethods } from './methods.js'
 import { isUnderPath } from './query.js'
@@ -93,6 +94,12 @@ export type HttpAppDeps = {
      * and for an operator who wants to rule the fast path out.
      */
     fastPath?: boolean
+    /**
+     * Whether the fast path composes its answers' heads once instead of through writeHead on every
+     * response (default true, where this Node sends them byte for byte alike: raw-head.ts). Off for the
+     * differential test that proves those bytes equal.
+     */
+    composedHeads?: boolean
   }
   logger: Logger
   /** The request quota; undefined when disabled. */
@@ -124,6 +131,8 @@ export type HttpApp = {
    * the rest by `boundMs`; then closes the app (its onClose hooks run).
    */
   drain(options: DrainOptions): Promise<void>
+  /** Whether the fast path sends the heads it composed (false: every head goes through writeHead). */
+  composedHeads: boolean
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
@@ -140,13 +149,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   const clients = clientAddresses(deps.settings.trustProxy)
   const answers = new ApiAnswers(deps.catalogues, deps.settings.publicBaseUrl)
   const log = completionLog(deps.logger, deps.settings.logHashKey)
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts }
+  const heads = deps.settings.fastPath === false || deps.settings.composedHeads === false ? undefined : await rawHeads(timeouts.keepAliveMs)
+  if (heads === undefined && deps.settings.fastPath !== false && deps.settings.composedHeads !== false) {
+    deps.logger.warn("composed response heads are off: this Node's responses do not send them as writeHead would; every head goes through writeHead (slower, the same answers)")
+  }
   const fastPath =
     deps.settings.fastPath === false
       ? undefined
       : createFastPath({
           records: deps.records,
           answers,
-          publicBaseUrl: deps.settings.publicBaseUrl,
           cors: cors.policyFor(API_PREFIX),
           quota: deps.quota,
           onQuotaRefused: deps.onQuotaRefused,
@@ -154,9 +167,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           clients,
           requestId,
           log,
+          heads,
           mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, handle: m.handle })),
         })
-  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts: { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts } })
+  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts })
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One completion line per request (below), the same as the fast path's, and no child logger per request.
@@ -218,6 +232,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
   return {
     app,
+    composedHeads: heads !== undefined,
     connections: server.connections,
     async drain(options) {
       if (app.server.listening) await server.connections().drain(options)

@@ -110,7 +110,7 @@ export class Connections {
     state.last = req
     const track = { connections: this, socket, state, served: false }
     ;(res as TrackedResponse)[TRACK] = track
-    res.once('close', onResponseClose)
+    res.on('close', onResponseClose) // emitted once; `on` saves `once`'s wrapper per request
     // The common case: nothing waits and the connection keeps up, so the request is served now.
     if (state.waiting.length === 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) {
       track.served = true

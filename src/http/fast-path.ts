@@ -15,7 +15,7 @@ import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
-import { jsonAnswer, redirectAnswer, type Answer, type ApiAnswers } from './api-answers.js'
+import { jsonAnswer, type Answer, type ApiAnswers } from './api-answers.js'
 import type { ClientAddresses } from './client-address.js'
 import type { PreparedCors } from './cors.js'
 import type { CompletionLog } from './logging.js'
@@ -23,13 +23,13 @@ import type { PreparedBody } from './prepared-body.js'
 import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { errorAnswer } from './raw-answers.js'
+import { fieldText, type RawHeads } from './raw-head.js'
 import { MAX_URL_LENGTH } from './request-guards.js'
 import type { Target } from './target.js'
 
 export type FastPathDeps = {
   records: LiveRecords
   answers: ApiAnswers
-  publicBaseUrl: string | undefined
   /** The API's CORS and security header fields. */
   cors: PreparedCors
   quota: Quota | undefined
@@ -39,6 +39,8 @@ export type FastPathDeps = {
   clients: ClientAddresses
   requestId(req: IncomingMessage): string
   log: CompletionLog | undefined
+  /** Heads composed without writeHead, when this Node sends them byte for byte as it would (raw-head.ts). */
+  heads: RawHeads | undefined
   /**
    * Plain handlers mounted next to the API (MCP): a POST to one is handed to it here, after the
    * same guards the framework runs (CORS, request id, quota), instead of going through the router,
@@ -86,8 +88,11 @@ export type FastPath = {
 
 export function createFastPath(deps: FastPathDeps): FastPath {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
-  // The path's CORS and security fields, flat, once: each answer starts from a copy.
+  // The path's CORS and security fields, flat and joined, once: each answer starts with them.
   const corsFields = Object.entries(deps.cors.response).flat()
+  const corsText = fieldText(corsFields)
+  const quotaPolicyText = fields === undefined ? '' : `ratelimit-policy: ${fields.policy}\r\n`
+  const heads = deps.heads
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
   const preparedBody = (route: Route, target: Target): PreparedBody | undefined => {
@@ -97,20 +102,39 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     if (route === 'search') return deps.answers.searches.get(index, target.url)
     if (target.query !== 'po_live=1') return undefined // any other parameter is validated by the framework
     if (route === 'catalogue') return deps.answers.catalogue(index)
-    const entry = index.get(target.path.slice(RECORD_PREFIX.length))
-    return entry === undefined ? undefined : deps.answers.record(index, entry)
+    return deps.answers.record(index, target.path.slice(RECORD_PREFIX.length))
   }
 
-  const write = (req: IncomingMessage, res: ServerResponse, id: string, head: string[], answer: Answer, startedAt: number) => {
-    for (const field of answer.headers) head.push(field)
-    res.writeHead(answer.status, head)
-    res.end(answer.body) // no body goes out for a HEAD: Node knows the method
-    deps.onAnswer?.()
-    if (deps.log !== undefined) {
-      const log = deps.log
-      res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: answer.status, startedAt }))
+  /**
+   * Sends `answer` after the CORS fields, the request id and the quota's fields (`remaining`, when
+   * counted), in the order the framework's hooks set them.
+   */
+  const send = (req: IncomingMessage, res: ServerResponse, id: string, remaining: string | undefined, answer: Answer, startedAt: number) => {
+    if (heads?.usable(req, res) === true) {
+      const quotaText = remaining === undefined ? '' : `${quotaPolicyText}ratelimit: ${remaining}\r\n`
+      heads.send(res, answer.status, `${corsText}x-request-id: ${id}\r\n${quotaText}${answer.text}`, answer.body)
+    } else {
+      const head = [...corsFields, 'x-request-id', id]
+      if (remaining !== undefined) head.push('ratelimit-policy', fields!.policy, 'ratelimit', remaining)
+      for (const field of answer.headers) head.push(field)
+      res.writeHead(answer.status, head)
+      res.end(answer.body) // no body goes out for a HEAD: Node knows the method
     }
+    deps.onAnswer?.()
+    if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
   }
+
+  /** A refusal or a failure of the quota, built when it happens (never on the hot path). */
+  const sendError = (req: IncomingMessage, res: ServerResponse, id: string, err: ApiError, extra: Record<string, string>, startedAt: number) => {
+    const refusal = errorAnswer(err, deps.cors, undefined, { 'x-request-id': id, ...extra })
+    res.writeHead(refusal.status, refusal.headers)
+    res.end(refusal.body)
+    deps.onAnswer?.()
+    if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
+  }
+
+  const logOnFinish = (req: IncomingMessage, res: ServerResponse, id: string, log: CompletionLog, startedAt: number) =>
+    res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
 
   /** A POST to a mount, when nothing refuses it: the guards' header fields, then the mount's handler. */
   const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean => {
@@ -123,10 +147,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
       res.setHeader('x-request-id', id)
       if (ratelimit !== undefined) res.setHeader('ratelimit-policy', fields!.policy).setHeader('ratelimit', ratelimit)
-      if (deps.log !== undefined) {
-        const log = deps.log
-        res.once('finish', () => log({ id, method: 'POST', url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
-      }
+      if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
       deps.onAnswer?.()
       void mount.handle(req, res) // never rejects: it answers its own failures
     }
@@ -148,48 +169,37 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       if (req.method === 'POST') return deps.mounts.length > 0 && serveMount(req, res, target, handOver)
       if (req.method !== 'GET' && req.method !== 'HEAD') return false
       const route = routeOf(target.path)
-      if (route === undefined) return false
-      // A request with a body, or an overlong target, is the framework's to refuse.
-      if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return false
-      if (target.url.length > MAX_URL_LENGTH) return false
+      if (route === undefined || target.url.length > MAX_URL_LENGTH) return false
+      // A request with a body is the framework's to refuse.
+      const headers = req.headers
+      if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
       let answer: Answer
-      if (!mentionsPoLive(target.query)) answer = redirectAnswer(target.url, deps.publicBaseUrl)
+      if (!mentionsPoLive(target.query)) answer = deps.answers.redirect(target.url)
       else {
         const prepared = preparedBody(route, target)
         if (prepared === undefined) return false
-        const acceptEncoding = req.headers['accept-encoding']
-        answer = jsonAnswer(prepared, { ifNoneMatch: req.headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding })
+        const acceptEncoding = headers['accept-encoding']
+        answer = jsonAnswer(prepared, { ifNoneMatch: headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding })
       }
       const startedAt = deps.log === undefined ? 0 : performance.now()
       const id = deps.requestId(req)
-      // Header fields in the order the framework's hooks set them: CORS and security, request id, quota.
-      const head = corsFields.slice()
-      head.push('x-request-id', id)
-      if (deps.quota === undefined || fields === undefined) {
-        write(req, res, id, head, answer, startedAt)
+      const quota = deps.quota
+      if (quota === undefined) {
+        send(req, res, id, undefined, answer, startedAt)
         return true
       }
-      const quota = deps.quota
       const decide = (decision: Decision) => {
-        const remaining = fields.remaining(decision)
-        if (decision.allowed) {
-          head.push('ratelimit-policy', fields.policy, 'ratelimit', remaining)
-          return write(req, res, id, head, answer, startedAt)
-        }
+        const remaining = fields!.remaining(decision)
+        if (decision.allowed) return send(req, res, id, remaining, answer, startedAt)
         deps.onQuotaRefused()
-        const refusal = errorAnswer(quota.refusal(decision), deps.cors, undefined, { 'x-request-id': id, 'ratelimit-policy': fields.policy, ratelimit: remaining })
-        write(req, res, id, [], { status: refusal.status, headers: Object.entries(refusal.headers).flat(), body: refusal.body }, startedAt)
+        sendError(req, res, id, quota.refusal(decision), { 'ratelimit-policy': fields!.policy, ratelimit: remaining }, startedAt)
       }
       const decision = quota.take(deps.clients.key(req))
       // The memory store answers synchronously: no promise on the hot path.
-      if (decision instanceof Promise) {
-        decision.then(decide, () => {
-          // The stores never reject (a failing Redis falls back to memory); if one did, the framework
-          // would answer 500 too.
-          const failure = errorAnswer(new ApiError('internal_error', 'Internal server error'), deps.cors, undefined, { 'x-request-id': id })
-          write(req, res, id, [], { status: failure.status, headers: Object.entries(failure.headers).flat(), body: failure.body }, startedAt)
-        })
-      } else decide(decision)
+      if (!(decision instanceof Promise)) decide(decision)
+      // The stores never reject (a failing Redis falls back to memory); if one did, the framework
+      // would answer 500 too.
+      else decision.then(decide, () => sendError(req, res, id, new ApiError('internal_error', 'Internal server error'), {}, startedAt))
       return true
     },
   }

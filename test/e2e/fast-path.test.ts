@@ -2,9 +2,11 @@
  * The fast path answers exactly as the framework would (issue 14, "one set of semantics"): the same
  * requests — the benchmark's mix, and the API suite's edge cases, in every encoding and condition —
  * are sent to two services that differ only in the fast path being on or off, and every answer must
- * have the same status, the same header fields (apart from Date) and the same bytes.
+ * have the same status, the same header fields (apart from Date) and the same bytes. The heads the
+ * fast path composes itself are compared byte for byte with those writeHead makes of the same fields.
  */
-import { request, type IncomingHttpHeaders } from 'node:http'
+import { Agent, request, type IncomingHttpHeaders } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
@@ -132,5 +134,80 @@ describe('the fast path against the framework, quota spent', () => {
     }
     // startTestServer read the OpenAPI document once: the sixth request is the seventh counted.
     expect(statuses).toEqual([200, 200, 307, 200, 200, 429, 429, 429, 429])
+  })
+})
+
+/** The bytes a server sends for `requests`, one after the other on one keep-alive connection, Date fields masked. */
+async function bytesOnOneConnection(server: TestServer, requests: { method: string; path: string; headers: Record<string, string> }[]): Promise<string> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const received: Buffer[] = []
+  const sockets = new Set<Socket>()
+  try {
+    for (const r of requests) {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(server.url + r.path, { method: r.method, headers: { 'x-request-id': 'diff', ...r.headers }, agent }, (res) => res.resume().on('end', resolve))
+        req.on('socket', (socket) => {
+          if (sockets.has(socket)) return
+          sockets.add(socket)
+          socket.on('data', (chunk: Buffer) => received.push(chunk))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    }
+  } finally {
+    agent.destroy()
+  }
+  expect(sockets.size, 'one connection for every request').toBe(1)
+  return masked(Buffer.concat(received))
+}
+
+/** Raw bytes as text, with what reads a clock masked: the Date field, and the seconds of the quota field. */
+const masked = (bytes: Buffer) => bytes.toString('latin1').replace(/\r\nDate: [^\r]*/g, '\r\nDate: …').replace(/;t=\d+\r\n/g, ';t=…\r\n')
+
+/** The bytes of one request sent as given, up to the server's close. */
+function rawExchange(server: TestServer, requestText: string): Promise<string> {
+  const url = new URL(server.url)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(requestText))
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('end', () => resolve(masked(Buffer.concat(chunks))))
+    socket.on('error', reject)
+  })
+}
+
+describe('heads composed by the fast path against writeHead', () => {
+  let composed: TestServer
+  let written: TestServer
+  beforeAll(async () => ([composed, written] = await Promise.all([startTestServer({}, { composedHeads: true }), startTestServer({}, { composedHeads: false })])))
+  afterAll(() => Promise.all([composed?.close(), written?.close()]))
+
+  it('sends the same bytes, head and body, for every target, method, encoding and condition', async () => {
+    // The comparison is between two ways of sending: this Node does send composed heads.
+    const composing = async (server: TestServer) => /^reference_records_fast_path_composed_heads (\d)$/m.exec((await server.raw('/metrics')).text)?.[1]
+    expect([await composing(composed), await composing(written)]).toEqual(['1', '0'])
+    const requests = TARGETS.flatMap((path) => ['GET', 'HEAD'].flatMap((method) => ENCODINGS.map((headers) => ({ method, path, headers }))))
+    // Asked of both, so both count the same requests.
+    const [etag] = await Promise.all([composed, written].map(async (server) => String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag'))))
+    requests.push({ method: 'GET', path: `/api/v1/facts/${RECORD}?po_live=1`, headers: { 'if-none-match': etag! } })
+    // Twice: the second time every answer is a prepared one.
+    for (const round of [1, 2]) {
+      const [a, b] = await Promise.all([bytesOnOneConnection(composed, requests), bytesOnOneConnection(written, requests)])
+      expect(a.length, `round ${round}`).toBeGreaterThan(requests.length * 200)
+      expect(a, `round ${round}`).toBe(b)
+    }
+  })
+
+  it('leaves the connection fields to Node when the connection closes or speaks HTTP/1.0', async () => {
+    for (const text of [
+      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\nConnection: close\r\n\r\n`,
+      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
+      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\nConnection: keep-alive\r\n\r\nGET /api/v1/?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
+    ]) {
+      const [a, b] = await Promise.all([rawExchange(composed, text), rawExchange(written, text)])
+      expect(a).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+      expect(a).toBe(b)
+    }
   })
 })

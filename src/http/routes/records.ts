@@ -13,8 +13,8 @@ export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
     if (live === undefined) return reply
     validateQuery(NoParamsSchema, live.query)
     const { id } = validatePath(FactPathSchema, req.params)
-    const entry = live.index.get(id)
-    if (entry === undefined) throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
-    return sendAnswer(reply, jsonAnswer(ctx.answers.record(live.index, entry), conditionsOf(req)))
+    const prepared = ctx.answers.record(live.index, id)
+    if (prepared === undefined) throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
+    return sendAnswer(reply, jsonAnswer(prepared, conditionsOf(req)))
   })
 }
