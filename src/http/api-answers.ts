@@ -10,7 +10,7 @@ import type { Catalogues } from '../core/api/catalogue.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import { buildOpenApiDocument } from './openapi.js'
 import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor, type Encoding } from './prepared-body.js'
-import { fieldText } from './raw-head.js'
+import { fieldsOf, type Fields } from './answer-writer.js'
 import { ResponseCache } from './response-cache.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
@@ -20,14 +20,14 @@ export const REDIRECT_CACHE_CONTROL = 'public, max-age=86400'
 const LIVE_CACHE_CONTROL = 'no-cache'
 
 /**
- * An answer ready to send: `headers` as name, value, name, value… in the order they go out (the flat
- * form Node's writeHead processes fastest), and the same fields joined as a head (`fieldText`); no
- * body for a 304 (or a HEAD). Answers of prepared bodies are shared: never changed once made.
+ * An answer ready to send: its fields as name, value, name, value… in the order they go out (the
+ * flat form Node's writeHead processes fastest) and joined as a head; no body for a 304 (or a HEAD).
+ * Answers of prepared bodies are shared: never changed once made.
  */
-export type Answer = { readonly status: number; readonly headers: readonly string[]; readonly text: string; readonly body: Buffer | undefined }
+export type Answer = { readonly status: number; readonly fields: Fields; readonly body: Buffer | undefined }
 
 /** An answer from its status, fields and body. */
-export const answerOf = (status: number, headers: readonly string[], body: Buffer | undefined): Answer => ({ status, headers, text: fieldText(headers), body })
+export const answerOf = (status: number, flat: readonly string[], body: Buffer | undefined): Answer => ({ status, fields: fieldsOf(flat), body })
 
 /** The request header fields an answer depends on. */
 export type Conditions = { ifNoneMatch: string | undefined; acceptEncoding: string | undefined }

@@ -20,7 +20,7 @@ import { registerErrorHandlers, sendError, toApiError, type ErrorBodyRenderer } 
 import { completionLog, requestId } from './logging.js'
 import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
-import { createFastPath } from './fast-path.js'
+import { createFastPath, type MountAnswer } from './fast-path.js'
 import { rawHeads } from './raw-head.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import { refuseOtherMethods } from './methods.js'
@@ -61,6 +61,11 @@ export type HttpMount = {
   /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
   methods: readonly ('POST' | 'GET' | 'DELETE')[]
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+  /**
+   * The same as `handle`, in two steps: read the request and decide, then write. A reply it returns
+   * is sent by the fast path with the guards' fields, as the API's prepared answers are.
+   */
+  answer(req: IncomingMessage): Promise<MountAnswer>
   /**
    * Whether the handler reads the records: it is then refused with 503 `unavailable` (and Retry-After)
    * before the first snapshot is loaded, as the API is, instead of failing inside its own protocol.
@@ -168,7 +173,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           requestId,
           log,
           heads,
-          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, handle: m.handle })),
+          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, answer: m.answer })),
         })
   const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts })
   const app: FastifyInstance = Fastify({

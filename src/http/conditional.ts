@@ -14,7 +14,7 @@ export function conditionsOf(req: FastifyRequest): Conditions {
 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   void reply.code(answer.status)
-  const { headers } = answer
-  for (let i = 0; i < headers.length; i += 2) void reply.header(headers[i]!, headers[i + 1])
+  const { flat } = answer.fields
+  for (let i = 0; i < flat.length; i += 2) void reply.header(flat[i]!, flat[i + 1])
   return answer.body === undefined ? reply.send() : reply.send(answer.body)
 }

@@ -23,7 +23,8 @@ import type { PreparedBody } from './prepared-body.js'
 import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { errorAnswer } from './raw-answers.js'
-import { fieldText, type RawHeads } from './raw-head.js'
+import { answerWriter, fieldsOf, type Fields } from './answer-writer.js'
+import type { RawHeads } from './raw-head.js'
 import { MAX_URL_LENGTH } from './request-guards.js'
 import type { Target } from './target.js'
 
@@ -49,6 +50,12 @@ export type FastPathDeps = {
   mounts: readonly FastMount[]
 }
 
+/** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
+export type MountReply = { status: number; headers: Readonly<Record<string, string>>; body: readonly Buffer[]; length: number }
+
+/** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
+export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
+
 export type FastMount = {
   path: string
   cors: PreparedCors
@@ -56,7 +63,20 @@ export type FastMount = {
   readsRecords: boolean
   /** Whether its requests count in the quota. */
   counted: boolean
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+  /** Reads the request and decides its answer; never rejects (failures are answered in the mount's own terms). */
+  answer(req: IncomingMessage): Promise<MountAnswer>
+}
+
+/** The fields of each mount reply's header object: a kept reply shares its object, so they are joined once. */
+const replyFields = new WeakMap<object, Fields>()
+
+/** A mount reply's own fields as sent: its header fields, then its length. */
+export function mountReplyFields(reply: MountReply): Fields {
+  const length = String(reply.length)
+  if ('content-length' in reply.headers) return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
+  let own = replyFields.get(reply.headers)
+  if (own === undefined) replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
+  return { flat: [...own.flat, 'content-length', length], text: `${own.text}content-length: ${length}\r\n`, framing: own.framing }
 }
 
 type Route = 'catalogue' | 'openapi' | 'search' | 'record'
@@ -88,11 +108,8 @@ export type FastPath = {
 
 export function createFastPath(deps: FastPathDeps): FastPath {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
-  // The path's CORS and security fields, flat and joined, once: each answer starts with them.
-  const corsFields = Object.entries(deps.cors.response).flat()
-  const corsText = fieldText(corsFields)
-  const quotaPolicyText = fields === undefined ? '' : `ratelimit-policy: ${fields.policy}\r\n`
-  const heads = deps.heads
+  const writeAnswer = answerWriter(deps.cors, fields?.policy, deps.heads)
+  const mounts = deps.mounts.map((mount) => ({ ...mount, write: answerWriter(mount.cors, fields?.policy, deps.heads) }))
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
   const preparedBody = (route: Route, target: Target): PreparedBody | undefined => {
@@ -105,23 +122,11 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     return deps.answers.record(index, target.path.slice(RECORD_PREFIX.length))
   }
 
-  /**
-   * Sends `answer` after the CORS fields, the request id and the quota's fields (`remaining`, when
-   * counted), in the order the framework's hooks set them.
-   */
-  const send = (req: IncomingMessage, res: ServerResponse, id: string, remaining: string | undefined, answer: Answer, startedAt: number) => {
-    if (heads?.usable(req, res) === true) {
-      const quotaText = remaining === undefined ? '' : `${quotaPolicyText}ratelimit: ${remaining}\r\n`
-      heads.send(res, answer.status, `${corsText}x-request-id: ${id}\r\n${quotaText}${answer.text}`, answer.body)
-    } else {
-      const head = [...corsFields, 'x-request-id', id]
-      if (remaining !== undefined) head.push('ratelimit-policy', fields!.policy, 'ratelimit', remaining)
-      for (const field of answer.headers) head.push(field)
-      res.writeHead(answer.status, head)
-      res.end(answer.body) // no body goes out for a HEAD: Node knows the method
-    }
+  /** Counts and logs an answer sent here. */
+  const sent = (req: IncomingMessage, res: ServerResponse, id: string, startedAt: number) => {
     deps.onAnswer?.()
-    if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
+    const log = deps.log
+    if (log !== undefined) res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
   }
 
   /** A refusal or a failure of the quota, built when it happens (never on the hot path). */
@@ -129,44 +134,51 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     const refusal = errorAnswer(err, deps.cors, undefined, { 'x-request-id': id, ...extra })
     res.writeHead(refusal.status, refusal.headers)
     res.end(refusal.body)
-    deps.onAnswer?.()
-    if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
+    sent(req, res, id, startedAt)
   }
 
-  const logOnFinish = (req: IncomingMessage, res: ServerResponse, id: string, log: CompletionLog, startedAt: number) =>
-    res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
+  /**
+   * Takes the quota's decision for `req` (when `counted`), then runs `allowed` with the quota's
+   * field value, or `refused` with the decision; a decision that fails goes to `failed`.
+   */
+  const decide = (req: IncomingMessage, counted: boolean, allowed: (ratelimit: string | undefined) => void, refused: (decision: Decision) => void, failed: () => void) => {
+    if (deps.quota === undefined || !counted) return allowed(undefined)
+    const take = (decision: Decision) => (decision.allowed ? allowed(fields!.remaining(decision)) : refused(decision))
+    const decision = deps.quota.take(deps.clients.key(req))
+    // The memory store answers synchronously: no promise on the hot path. The stores never reject
+    // (a failing Redis falls back to memory); if one did, the framework would answer 500 too.
+    if (decision instanceof Promise) decision.then(take, failed)
+    else take(decision)
+  }
 
-  /** A POST to a mount, when nothing refuses it: the guards' header fields, then the mount's handler. */
+  /** A POST to a mount, when nothing refuses it: the guards' decisions, then the mount's answer. */
   const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean => {
-    const mount = deps.mounts.find((m) => m.path === target.path)
+    const mount = mounts.find((m) => m.path === target.path)
     if (mount === undefined || target.url.length > MAX_URL_LENGTH) return false
     if (mount.readsRecords && deps.records.current === undefined) return false // the framework answers 503
     const id = deps.requestId(req)
     const startedAt = deps.log === undefined ? 0 : performance.now()
-    const hand = (ratelimit?: string) => {
-      for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
-      res.setHeader('x-request-id', id)
-      if (ratelimit !== undefined) res.setHeader('ratelimit-policy', fields!.policy).setHeader('ratelimit', ratelimit)
-      if (deps.log !== undefined) logOnFinish(req, res, id, deps.log, startedAt)
-      deps.onAnswer?.()
-      void mount.handle(req, res) // never rejects: it answers its own failures
-    }
-    if (deps.quota === undefined || !mount.counted) {
-      hand()
-      return true
+    const answer = (ratelimit: string | undefined) => {
+      sent(req, res, id, startedAt)
+      void mount.answer(req).then((answer) => {
+        if (res.destroyed) return // the client left while its body was read
+        if ('reply' in answer) return mount.write(req, res, answer.reply.status, mountReplyFields(answer.reply), answer.reply.body, id, ratelimit)
+        // The handler writes its own response, after the guards' fields.
+        for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
+        res.setHeader('x-request-id', id)
+        if (ratelimit !== undefined) res.setHeader('ratelimit-policy', fields!.policy).setHeader('ratelimit', ratelimit)
+        return answer.write(res)
+      })
     }
     // A refusal is not counted: the framework takes the same decision again and answers it in the
     // mount's error body (which may read the request's body for its id).
-    const decide = (decision: Decision) => (decision.allowed ? hand(fields!.remaining(decision)) : handOver(req, res))
-    const decision = deps.quota.take(deps.clients.key(req))
-    if (decision instanceof Promise) decision.then(decide, () => handOver(req, res))
-    else decide(decision)
+    decide(req, mount.counted, answer, () => handOver(req, res), () => handOver(req, res))
     return true
   }
 
   return {
     serve(req, res, target, handOver) {
-      if (req.method === 'POST') return deps.mounts.length > 0 && serveMount(req, res, target, handOver)
+      if (req.method === 'POST') return mounts.length > 0 && serveMount(req, res, target, handOver)
       if (req.method !== 'GET' && req.method !== 'HEAD') return false
       const route = routeOf(target.path)
       if (route === undefined || target.url.length > MAX_URL_LENGTH) return false
@@ -183,23 +195,19 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       }
       const startedAt = deps.log === undefined ? 0 : performance.now()
       const id = deps.requestId(req)
-      const quota = deps.quota
-      if (quota === undefined) {
-        send(req, res, id, undefined, answer, startedAt)
-        return true
-      }
-      const decide = (decision: Decision) => {
-        const remaining = fields!.remaining(decision)
-        if (decision.allowed) return send(req, res, id, remaining, answer, startedAt)
-        deps.onQuotaRefused()
-        sendError(req, res, id, quota.refusal(decision), { 'ratelimit-policy': fields!.policy, ratelimit: remaining }, startedAt)
-      }
-      const decision = quota.take(deps.clients.key(req))
-      // The memory store answers synchronously: no promise on the hot path.
-      if (!(decision instanceof Promise)) decide(decision)
-      // The stores never reject (a failing Redis falls back to memory); if one did, the framework
-      // would answer 500 too.
-      else decision.then(decide, () => sendError(req, res, id, new ApiError('internal_error', 'Internal server error'), {}, startedAt))
+      decide(
+        req,
+        true,
+        (ratelimit) => {
+          writeAnswer(req, res, answer.status, answer.fields, answer.body, id, ratelimit)
+          sent(req, res, id, startedAt)
+        },
+        (decision) => {
+          deps.onQuotaRefused()
+          sendError(req, res, id, deps.quota!.refusal(decision), { 'ratelimit-policy': fields!.policy, ratelimit: fields!.remaining(decision) }, startedAt)
+        },
+        () => sendError(req, res, id, new ApiError('internal_error', 'Internal server error'), {}, startedAt),
+      )
       return true
     },
   }

@@ -51,10 +51,22 @@ export type RawHeads = {
   /** Whether `res` may be sent with a composed head (else: `writeHead`). */
   usable(req: IncomingMessage, res: ServerResponse): boolean
   /**
-   * Sends `res` with the status, the fields already joined by `fieldText`, and the body (none for
-   * a 304 or a HEAD: Node drops it as writeHead's response would). Call only when `usable`.
+   * Sends `res` with the status, the fields already joined by `fieldText`, and the body, whole or in
+   * pieces (none for a 304 or a HEAD: Node drops it as writeHead's response would). Call only when
+   * `usable`.
    */
-  send(res: ServerResponse, status: number, fields: string, body: Buffer | undefined): void
+  send(res: ServerResponse, status: number, fields: string, body: Body): void
+}
+
+/** A response body, whole or in pieces sent one after the other. */
+export type Body = Buffer | readonly Buffer[] | undefined
+
+/** Ends `res` with `body` (its head set): pieces are written corked, so they leave in one write. */
+export function endWith(res: ServerResponse, body: Body): void {
+  if (body === undefined || Buffer.isBuffer(body)) return void res.end(body)
+  const last = body.length - 1
+  for (let i = 0; i < last; i++) res.write(body[i])
+  res.end(body[last])
 }
 
 /** Heads composed for a server whose keep-alive timeout is `keepAliveMs`; exported for the check's tests. */
@@ -70,7 +82,7 @@ export function composedHeads(keepAliveMs: number): RawHeads {
       if (status === 304 || status === 204) raw._hasBody = false
       raw._header = statusLine(status) + fields + currentDateField() + connection
       raw._headerSent = false
-      res.end(body)
+      endWith(res, body)
     },
   }
 }

@@ -11,8 +11,12 @@ import { LRUCache } from 'lru-cache'
 
 export type JsonRpcId = string | number
 
-/** An answer as sent: status, header fields (Content-Length aside: the body's own), body. */
-export type RawReply = { status: number; headers: Record<string, string>; body: Buffer }
+/**
+ * An answer as sent: status, header fields (Content-Length aside: the body's own), and the body in
+ * pieces sent one after the other (a kept answer's are shared: the id goes between the SDK's bytes,
+ * which are never copied per request).
+ */
+export type RawReply = { status: number; headers: Record<string, string>; body: readonly Buffer[]; length: number }
 
 /** The SDK's answer with its id taken out: `before` + the id's JSON + `after`. */
 type Template = { status: number; headers: Record<string, string>; before: Buffer; after: Buffer }
@@ -38,14 +42,19 @@ export class ToolCallCache {
 
   /** What makes two calls answer the same bytes (but their ids): the header fields the SDK reads and the params. */
   keyOf(req: IncomingMessage, params: object): string {
-    return JSON.stringify([KEY_HEADERS.map((name) => req.headers[name] ?? null), params])
+    const headers = req.headers
+    let key = JSON.stringify(params)
+    // One line per field, its value as JSON: an absent field ("-") differs from an empty one ('""').
+    for (const name of KEY_HEADERS) key += `\n${headers[name] === undefined ? '-' : JSON.stringify(headers[name])}`
+    return key
   }
 
   /** The kept answer of this call for `id`, or undefined. */
   get(snapshot: object, key: string, id: JsonRpcId): RawReply | undefined {
     const template = this.#bySnapshot.get(snapshot)?.get(key)
     if (template === undefined) return undefined
-    return { status: template.status, headers: template.headers, body: Buffer.concat([template.before, Buffer.from(JSON.stringify(id)), template.after]) }
+    const idBytes = Buffer.from(JSON.stringify(id))
+    return { status: template.status, headers: template.headers, body: [template.before, idBytes, template.after], length: template.before.length + idBytes.length + template.after.length }
   }
 
   /**
@@ -54,7 +63,7 @@ export class ToolCallCache {
    */
   remember(snapshot: object, key: string, id: JsonRpcId, reply: RawReply): void {
     if (reply.status !== 200 || !reply.headers['content-type']?.startsWith('application/json')) return
-    const text = reply.body.toString('utf8')
+    const text = Buffer.concat(reply.body).toString('utf8')
     const needle = `"id":${JSON.stringify(id)}`
     for (let at = text.lastIndexOf(needle); at !== -1; at = at === 0 ? -1 : text.lastIndexOf(needle, at - 1)) {
       const before = text.slice(0, at + 5)

@@ -34,9 +34,20 @@ const SDK_URL = `http://localhost${MCP_PATH}`
 /** Where the MCP handler reports client faults: low level, one line, no stack (a client fault is not a server error). */
 export type McpLog = { debug(fields: object, message: string): void }
 
+/**
+ * How a request is answered: a JSON reply read whole (kept answers, and every JSON answer of the SDK),
+ * or a response to write as it comes (a stream of events).
+ */
+export type McpAnswer = { reply: RawReply } | { write(res: ServerResponse): Promise<void> }
+
 export type McpNodeHandler = {
   /** Answers one request to MCP_PATH. Never throws: failures are answered as JSON-RPC errors. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>
+  /**
+   * `handle` in two steps: reads the request and decides its answer (never rejects), for a caller that
+   * sends replies itself (the HTTP adapter's fast path, with its own header fields before the reply's).
+   */
+  answer(req: IncomingMessage): Promise<McpAnswer>
   /**
    * The JSON-RPC error body for a request refused before the SDK saw it (quota, shutdown, method):
    * MCP clients show the body's text to the model ("Error POSTing to endpoint: …"), so the message
@@ -95,7 +106,7 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody })
   }
 
-  const answer = async (req: IncomingMessage): Promise<Response | RawReply> => {
+  const respond = async (req: IncomingMessage): Promise<Response | RawReply> => {
     // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
     if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
     const body = await readBody(req, MAX_BODY_BYTES)
@@ -118,18 +129,29 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     return reply
   }
 
+  const answer = async (req: IncomingMessage): Promise<McpAnswer> => {
+    let response: Response | RawReply
+    try {
+      response = await respond(req)
+    } catch (err) {
+      // The client went away mid-body, or sent headers a web Request cannot carry: its fault, not ours.
+      onerror(err as Error)
+      response = jsonRpcError(400, 'Bad request: the request could not be read', null)
+    }
+    if (!(response instanceof Response)) return { reply: response }
+    // A JSON answer is read whole (it is one result); a stream of events is written as it comes, and
+    // an answer without a body (an accepted notification) as it is.
+    if (response.body === null || (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { write: (res) => writeResponse(response, res) }
+    return { reply: await toRawReply(response) }
+  }
+
   return {
+    answer,
     async handle(req, res) {
-      let response: Response | RawReply
-      try {
-        response = await answer(req)
-      } catch (err) {
-        // The client went away mid-body, or sent headers a web Request cannot carry: its fault, not ours.
-        onerror(err as Error)
-        if (res.destroyed || res.headersSent) return
-        response = jsonRpcError(400, 'Bad request: the request could not be read', null)
-      }
-      await writeResponse(response, res)
+      const answered = await answer(req)
+      if (res.destroyed || res.headersSent) return
+      if ('reply' in answered) writeReply(answered.reply, res)
+      else await answered.write(res)
     },
     async errorBody(err, status, req) {
       const data = { status, code: err.code, ...(err.retryAfterSeconds === undefined ? {} : { retry_after_seconds: err.retryAfterSeconds }) }
@@ -254,27 +276,22 @@ async function toRawReply(response: Response): Promise<RawReply> {
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => (headers[name] = value))
   const body = Buffer.from(await response.arrayBuffer())
-  return { status: response.status, headers, body }
+  return { status: response.status, headers, body: [body], length: body.length }
 }
 
-async function writeResponse(response: Response | RawReply, res: ServerResponse): Promise<void> {
-  if (res.destroyed) return
-  if (!(response instanceof Response)) {
-    res.writeHead(response.status, { ...response.headers, 'content-length': String(response.body.length) }).end(response.body)
-    return
-  }
+/** Writes a reply read whole: its fields, its length, its pieces (corked: they leave in one write). */
+function writeReply(reply: RawReply, res: ServerResponse): void {
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.length) })
+  const last = reply.body.length - 1
+  for (let i = 0; i < last; i++) res.write(reply.body[i])
+  res.end(reply.body[last])
+}
+
+/** Writes a web response as it comes: no body, or a stream of events. */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => (headers[name] = value))
-  if (response.body === null) {
-    res.writeHead(response.status, headers).end()
-    return
-  }
-  const contentType = response.headers.get('content-type') ?? ''
-  if (!contentType.startsWith('text/event-stream')) {
-    const body = Buffer.from(await response.arrayBuffer())
-    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) }).end(body)
-    return
-  }
+  if (response.body === null) return void res.writeHead(response.status, headers).end()
   res.writeHead(response.status, headers)
   const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
   res.on('close', () => stream.destroy())

@@ -139,6 +139,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
           path: MCP_PATH,
           methods: ['POST'],
           handle: mcp.handle,
+          answer: mcp.answer,
           errorBody: (err, status, req) => mcp.errorBody(err, status, req),
           counted: true,
           readsRecords: true,

@@ -8,6 +8,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mcpCall } from '../../bench/lib/mcp-mix.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
 type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer }
@@ -138,7 +139,7 @@ describe('the fast path against the framework, quota spent', () => {
 })
 
 /** The bytes a server sends for `requests`, one after the other on one keep-alive connection, Date fields masked. */
-async function bytesOnOneConnection(server: TestServer, requests: { method: string; path: string; headers: Record<string, string> }[]): Promise<string> {
+async function bytesOnOneConnection(server: TestServer, requests: { method: string; path: string; headers: Record<string, string>; body?: string }[]): Promise<string> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const received: Buffer[] = []
   const sockets = new Set<Socket>()
@@ -152,7 +153,7 @@ async function bytesOnOneConnection(server: TestServer, requests: { method: stri
           socket.on('data', (chunk: Buffer) => received.push(chunk))
         })
         req.on('error', reject)
-        req.end()
+        req.end(r.body)
       })
     }
   } finally {
@@ -164,6 +165,10 @@ async function bytesOnOneConnection(server: TestServer, requests: { method: stri
 
 /** Raw bytes as text, with what reads a clock masked: the Date field, and the seconds of the quota field. */
 const masked = (bytes: Buffer) => bytes.toString('latin1').replace(/\r\nDate: [^\r]*/g, '\r\nDate: …').replace(/;t=\d+\r\n/g, ';t=…\r\n')
+
+/** A request's head as sent by `rawExchange` (no body). */
+const requestText = (r: { method: string; path: string; headers: Record<string, string> }) =>
+  `${r.method} ${r.path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\n${Object.entries(r.headers).map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`
 
 /** The bytes of one request sent as given, up to the server's close. */
 function rawExchange(server: TestServer, requestText: string): Promise<string> {
@@ -191,11 +196,20 @@ describe('heads composed by the fast path against writeHead', () => {
     // Asked of both, so both count the same requests.
     const [etag] = await Promise.all([composed, written].map(async (server) => String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag'))))
     requests.push({ method: 'GET', path: `/api/v1/facts/${RECORD}?po_live=1`, headers: { 'if-none-match': etag! } })
+    // MCP calls in both eras: the SDK's answer the first time, a kept one the second.
+    for (const era of ['legacy', 'modern'] as const) {
+      for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }]) requests.push({ method: 'POST', path: '/mcp', ...mcpCall(era, 7, args) })
+    }
+    // A refusal the MCP handler closes the connection after (an upload it will not read): last.
+    const closing = { method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } }
     // Twice: the second time every answer is a prepared one.
     for (const round of [1, 2]) {
       const [a, b] = await Promise.all([bytesOnOneConnection(composed, requests), bytesOnOneConnection(written, requests)])
       expect(a.length, `round ${round}`).toBeGreaterThan(requests.length * 200)
       expect(a, `round ${round}`).toBe(b)
+      const [c, d] = await Promise.all([rawExchange(composed, requestText(closing)), rawExchange(written, requestText(closing))])
+      expect(c).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i)
+      expect(c).toBe(d)
     }
   })
 
