@@ -75,8 +75,11 @@ export type RunOptions = {
 }
 
 /**
- * Defaults: about 10 minutes for the full run (9 targets × 3 passes × 12 s, plus warm-up, fixed-rate
- * runs, the 100k corpus load and profiles), about 3 for --quick.
+ * Defaults: about 10 minutes for the full run (10 targets × 9 passes × 4 s, plus warm-up, fixed-rate
+ * runs, the 100k corpus load and profiles), about 3 for --quick. Many short passes rather than a few
+ * long ones: a pass then takes well under a minute, and the machine's drift over minutes (one
+ * target at 43k req/s in one pass and 34k in the next, while the reference held) falls on every
+ * target of a pass alike, so the per-pass ratios cancel it.
  */
 export function parseOptions(argv: readonly string[]): RunOptions {
   const quick = argv.includes('--quick')
@@ -93,11 +96,11 @@ export function parseOptions(argv: readonly string[]): RunOptions {
   )
   if (unknown.length > 0)
     throw new Error(`bench: unknown option ${unknown.join(', ')}; known: ${known.join(' ')}`)
-  const passes = Math.max(3, Math.round(value('--passes', 3))) // fewer than 3 gives no usable median
+  const passes = Math.max(3, Math.round(value('--passes', quick ? 3 : 9))) // fewer than 3 gives no usable median
   return {
     quick,
     passes,
-    durationS: value('--duration', quick ? 3 : 12),
+    durationS: value('--duration', quick ? 3 : 4),
     warmupS: quick ? 2 : 5,
     fixedRateS: quick ? 3 : 12,
     connections: 32,
