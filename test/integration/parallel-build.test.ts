@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import type { Fact } from '../../src/core/records/record.js'
-import { toIndexQuery, type RecordIndex } from '../../src/core/search/record-index.js'
+import { RecordIndex, toIndexQuery } from '../../src/core/search/record-index.js'
 import { buildThreads, loadInProcess, loadInWorker } from '../../src/core/snapshots/load-snapshot.js'
 
 const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
@@ -62,10 +62,30 @@ describe('a build on several threads', () => {
     await expect(loadInWorker(new FileRecordSource(path), inParts)).rejects.toThrow(single as string)
   })
 
+  it('reloads on every thread over the served snapshot: unchanged records stay in its memory', async () => {
+    const path = write('served.ndjson', `${lines.join('\n')}\n`)
+    const served = await loadInWorker(new FileRecordSource(path), inParts)
+    // Arrays a reload's threads read in place, not copies.
+    const previous = served.previousRecords()
+    for (const array of [previous.etags, previous.byId, previous.recordArena, previous.recordStart]) expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
+    const unchanged = await loadInWorker(new FileRecordSource(path), { ...inParts, serving: served })
+    expect(answers(unchanged)).toEqual(answers(served))
+    expect(unchanged.sharedBytesWith(served)).toBe(served.arenaBytes.bytes)
+    // Every 10th record changes: only those are written again, and the rest is what a fresh build serves.
+    const changed = lines.map((line, i) => (i % 10 === 0 ? line.replace('"title":"', '"title":"Revu : ') : line))
+    const changedPath = write('changed.ndjson', `${changed.join('\n')}\n`)
+    const next = await loadInWorker(new FileRecordSource(changedPath), { ...inParts, serving: unchanged })
+    expect(answers(next)).toEqual(answers(await loadInProcess(new FileRecordSource(changedPath))))
+    const written = next.arenaBytes.bytes - next.sharedBytesWith(unchanged)
+    expect(written).toBeGreaterThan(0)
+    expect(written).toBeLessThan(0.11 * next.arenaBytes.bytes)
+  })
+
   it('uses every core for a first build, and leaves one to serving for a reload', () => {
-    expect(buildThreads({ serving: false }, 2)).toBe(2)
-    expect(buildThreads({ serving: true }, 2)).toBe(1)
-    expect(buildThreads({ serving: true }, 1)).toBe(1)
-    expect(buildThreads({ serving: true }, 8)).toBe(7)
+    const serving = RecordIndex.build({ records: [] })
+    expect(buildThreads({}, 2)).toBe(2)
+    expect(buildThreads({ serving }, 2)).toBe(1)
+    expect(buildThreads({ serving }, 1)).toBe(1)
+    expect(buildThreads({ serving }, 8)).toBe(7)
   })
 })

@@ -4,10 +4,10 @@
  * once (a doubling copy would, for the largest arrays of a snapshot build). `done()` trims it to its
  * length; the buffer can then be transferred to another thread without a copy.
  */
-type TypedArrayOf<T> = T extends 'u8' ? Uint8Array : T extends 'u32' ? Uint32Array : T extends 'f32' ? Float32Array : Float64Array
-type Kind = 'u8' | 'u32' | 'f32' | 'f64'
+type TypedArrayOf<T> = T extends 'u8' ? Uint8Array : T extends 'u16' ? Uint16Array : T extends 'u32' ? Uint32Array : T extends 'f32' ? Float32Array : Float64Array
+type Kind = 'u8' | 'u16' | 'u32' | 'f32' | 'f64'
 
-const CONSTRUCTORS = { u8: Uint8Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const
+const CONSTRUCTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const
 /** The most an ArrayBuffer may reserve on Node 20 (4 GiB). */
 export const MAX_RESERVED_BYTES = 2 ** 32
 
@@ -70,4 +70,19 @@ export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Ar
   const next = new (values.constructor as new (length: number) => T)(values.length * 2)
   next.set(values)
   return next
+}
+
+type Constructor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number }
+
+/**
+ * A zeroed typed array of `length` whose memory V8 maps from the system itself (a resizable buffer
+ * reserves pages), not from malloc; in shared memory if `shared`. A snapshot's large arrays are made
+ * so: malloc (glibc) keeps what a build thread allocated in that thread's arena once it is freed, so
+ * a reload that let go of the previous snapshot's arrays left them resident (280 MiB more at
+ * 1 000 000 records after one reload); pages go back to the system as soon as the array is collected.
+ */
+export function pageBacked<T>(type: Constructor<T>, length: number, shared = false): T {
+  const bytes = length * type.BYTES_PER_ELEMENT
+  const buffer = shared ? new SharedArrayBuffer(bytes, { maxByteLength: bytes }) : new ArrayBuffer(bytes, { maxByteLength: bytes })
+  return new type(buffer, 0, length)
 }

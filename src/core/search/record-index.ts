@@ -13,6 +13,7 @@ import { Lexicon } from './lexicon.js'
 import { PREPARE_DEFAULTS, PreparedAnswers, PreparedAnswersWriter, NO_PREPARED_ANSWERS, groupKey, type PrepareOptions, type PreparedAnswersData } from './prepared-answers.js'
 import type { Ranking } from './match.js'
 import { SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
+import { previousRecords, type PreviousRecords } from './previous-records.js'
 import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
 import { TextIndex } from './text-index.js'
 import { fold, queryTokens } from './tokenize.js'
@@ -80,6 +81,31 @@ const MAX_RELAXED_WORDS = 8
 
 
 /** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
+/**
+ * The arenas a snapshot holds, by arena number: the previous snapshot's that it still uses, then its
+ * own. `data` is made to hold them itself (`inherited` 0), numbered consecutively over the arenas
+ * some record uses (`recordArena` is rewritten), so that an arena no record uses any more — emptied
+ * by changes, or compacted — is let go. Without `previous`, inherited arenas stay unresolved: a
+ * build thread preparing answers reads no record.
+ */
+function heldArenas(data: SnapshotData, previous: readonly Buffer[] | undefined): Buffer[] {
+  const own = data.arenas.map((arena) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength))
+  if (data.inherited > 0 && previous === undefined) return [...(Array(data.inherited) as Buffer[]), ...own]
+  const all = [...(previous ?? []).slice(0, data.inherited), ...own]
+  const used = new Uint8Array(all.length)
+  const { recordArena } = data
+  for (let doc = 0; doc < data.count; doc++) used[recordArena[doc]!] = 1
+  const number = new Uint16Array(all.length)
+  const held: Buffer[] = []
+  all.forEach((arena, k) => {
+    if (used[k] === 1) number[k] = held.push(arena) - 1
+  })
+  if (held.length < all.length) for (let doc = 0; doc < data.count; doc++) recordArena[doc] = number[recordArena[doc]!]!
+  data.arenas = held
+  data.inherited = 0
+  return held
+}
+
 export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions): SnapshotData {
   return { ...data, prepared: new RecordIndex(data).prepareBroadAnswers(options) }
 }
@@ -104,9 +130,13 @@ export class RecordIndex {
   /** Indexed words as the records write them, found on first use. */
   readonly #displayed = new Map<number, string>()
 
-  constructor(data: SnapshotData, vocabulary: SearchVocabulary = bundledSearchVocabulary()) {
+  /**
+   * `previous`: the snapshot a reload built this one beside, whose arenas hold this one's unchanged
+   * records (`data.inherited`); required then. Arenas no record uses any more are let go here.
+   */
+  constructor(data: SnapshotData, { vocabulary = bundledSearchVocabulary(), previous }: { vocabulary?: SearchVocabulary; previous?: RecordIndex } = {}) {
     this.#data = data
-    this.#arenas = data.arenas.map((arena) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength))
+    this.#arenas = heldArenas(data, previous === undefined ? undefined : previous.#arenas)
     this.version = data.version
     this.publishedAt = data.publishedAt
     this.snapshot = data.snapshot
@@ -121,7 +151,23 @@ export class RecordIndex {
   static build(batch: RecordBatch, vocabulary?: SearchVocabulary): RecordIndex {
     const builder = new SnapshotBuilder('records')
     batch.records.forEach((record, i) => builder.add(record, `record ${i}`))
-    return new RecordIndex(builder.finish({ publishedAt: batch.publishedAt, snapshot: batch.snapshot }), vocabulary)
+    return new RecordIndex(builder.finish({ publishedAt: batch.publishedAt, snapshot: batch.snapshot }), { vocabulary })
+  }
+
+  /** What a reload's build reads of this snapshot to keep its unchanged records where they are. */
+  previousRecords(): PreviousRecords {
+    return previousRecords(this.#data, this.#arenas.map((arena) => arena.length))
+  }
+
+  /** Bytes of the arenas this snapshot holds, and how many (for tests and docs/scale.md). */
+  get arenaBytes(): { arenas: number; bytes: number } {
+    return { arenas: this.#arenas.length, bytes: this.#arenas.reduce((n, arena) => n + arena.length, 0) }
+  }
+
+  /** Bytes of the arenas this snapshot holds in the same memory as `other` (a reload's, shared with the snapshot it replaced). */
+  sharedBytesWith(other: RecordIndex): number {
+    const theirs = new Set(other.#arenas.map((arena) => arena.buffer))
+    return this.#arenas.reduce((n, arena) => n + (theirs.has(arena.buffer) ? arena.length : 0), 0)
   }
 
   get size(): number {
@@ -135,13 +181,11 @@ export class RecordIndex {
 
   /** Record `doc` (a document number). */
   entry(doc: number): IndexedRecord {
-    const { offsets, etags } = this.#data
-    const [start, end] = [offsets[doc]!, offsets[doc + 1]!]
-    const { arenaStart } = this.#data
-    let k = arenaStart.length - 1
-    while (arenaStart[k]! > start) k-- // one arena per build thread: a few at most
-    const bytes = this.#arenas[k]!.subarray(start - arenaStart[k]!, end - arenaStart[k]!)
-    return new IndexedRecord(doc, bytes, `"${this.#etagBytes(doc, etags)}"`)
+    const { recordArena, recordStart, recordLength, etags } = this.#data
+    const arena = this.#arenas[recordArena[doc]!]
+    if (arena === undefined) throw new Error(`snapshot: record ${doc} is held by the previous snapshot, which was not given`)
+    const start = recordStart[doc]!
+    return new IndexedRecord(doc, arena.subarray(start, start + recordLength[doc]!), `"${this.#etagBytes(doc, etags)}"`)
   }
 
   #etagBytes(doc: number, etags: Uint8Array): string {

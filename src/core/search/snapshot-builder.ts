@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import type { SnapshotInfo } from '../records/source.js'
 import { RecordValidator, type ValidationProblems } from '../records/validate.js'
-import { Growable } from './growable.js'
-import { ETAG_LENGTH, type SnapshotData, type TextIndexData } from './snapshot-data.js'
+import { Growable, pageBacked } from './growable.js'
+import { unchangedRecord, type PreviousRecords } from './previous-records.js'
+import { ARENA_BYTES, ETAG_LENGTH, inSharedMemory, ownBuffers, type SnapshotData, type TextIndexData } from './snapshot-data.js'
 import { TextIndexBuilder, mergeTextParts, type TextIndexPart } from './text-index-builder.js'
 
 /** Record ids' prefixes in byte order, so (prefix code, hex) sorts as the ids do. */
@@ -54,9 +55,11 @@ export function searchedText(record: Fact): { title: string; body: string } {
 export type SnapshotPart = {
   /** This part's documents (numbered from 0) in the three orders a snapshot keeps. */
   orders: Orders
-  arena: Uint8Array
-  /** Record n's bytes are [offsets[n], offsets[n + 1]) of this part's arena. */
-  offsets: Float64Array
+  /** This part's arenas; its records' arena numbers from the build's `inherited` on are numbers in this list. */
+  arenas: Uint8Array[]
+  recordArena: Uint16Array
+  recordStart: Uint32Array
+  recordLength: Uint32Array
   etags: Uint8Array
   kinds: Uint8Array
   france: Uint8Array
@@ -78,27 +81,40 @@ export type SnapshotPart = {
 export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   const { text } = part
   const arrays = [
-    part.orders.byId, part.orders.order, part.orders.byUrl, part.arena, part.offsets, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
+    part.orders.byId, part.orders.order, part.orders.byUrl, ...part.arenas, part.recordArena, part.recordStart, part.recordLength, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
     part.urlHigh, part.urlLow, part.place, text.frequency, text.termStart, text.postings, text.lastDoc, text.titleLength, text.bodyLength,
   ]
-  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))]
+  return ownBuffers(arrays.map((a) => a.buffer))
 }
 
 const collator = new Intl.Collator('fr')
 
+export type SnapshotBuilderOptions = {
+  /** The snapshot being served, on a reload: records it holds unchanged stay where they are (previous-records.ts). */
+  previous?: PreviousRecords
+  /** When an arena is full enough for the next one to start; ARENA_BYTES by default (tests make it small). */
+  arenaBytes?: number
+}
+
 export class SnapshotBuilder {
   readonly #validator: RecordValidator
-  readonly #arena = new Growable('u8')
-  /** The arenas of absorbed parts, after this builder's own; `#bytes` counts all of them. */
+  readonly #previous: PreviousRecords | undefined
+  /** Arena numbers below this name the previous snapshot's arenas. */
+  readonly #inherited: number
+  readonly #arenaBytes: number
+  /** This builder's own arenas, the last one being filled. */
+  readonly #arenas = [new Growable('u8')]
+  /** The arenas of absorbed parts, after this builder's own. */
   readonly #laterArenas: Uint8Array[] = []
-  #bytes = 0
   /**
    * This builder's own records once complete (`seal`, or the first `absorb`): how many, sorted in
    * each order, their postings encoded. Absorbed parts' orders follow, shifted to their place.
    */
   #own: { count: number; orders: Orders; text: TextIndexPart } | undefined
   readonly #laterOrders: Orders[] = []
-  readonly #offsets = new Growable('f64')
+  readonly #recordArena = new Growable('u16')
+  readonly #recordStart = new Growable('u32')
+  readonly #recordLength = new Growable('u32')
   readonly #etags = new Growable('u8')
   readonly #kinds = new Growable('u8')
   readonly #france = new Growable('u8')
@@ -118,9 +134,11 @@ export class SnapshotBuilder {
   readonly #laterText: TextIndexPart[] = []
   readonly #countsByKind = KINDS.map(() => 0)
 
-  constructor(origin: string) {
+  constructor(origin: string, options: SnapshotBuilderOptions = {}) {
     this.#validator = new RecordValidator(origin)
-    this.#offsets.push(0)
+    this.#previous = options.previous
+    this.#inherited = options.previous?.arenaCount ?? 0
+    this.#arenaBytes = options.arenaBytes ?? ARENA_BYTES
   }
 
   get count(): number {
@@ -133,22 +151,13 @@ export class SnapshotBuilder {
     const record = this.#validator.check(value, where)
     if (record === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
     const doc = this.#titles.length
-    const json = JSON.stringify(record)
-    const arena = this.#writable(this.#arena, json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
-    const start = this.#arena.length
-    const written = arena.write(json, start)
-    this.#arena.length += written
-    this.#bytes += written
-    this.#offsets.push(this.#bytes)
-    const etag = createHash('sha256').update(arena.subarray(start, start + written)).digest('base64url')
-    this.#writable(this.#etags, ETAG_LENGTH).write(etag, this.#etags.length, ETAG_LENGTH, 'latin1')
-    this.#etags.length += ETAG_LENGTH
+    const [prefix, high, low] = idKey(record.id)! // the schema checked the id
+    this.#store(JSON.stringify(record), prefix, high, low)
     const kind = KINDS.indexOf(record.kind)
     this.#kinds.push(kind)
     this.#countsByKind[kind]!++
     this.#france.push(record.regions.includes('France') ? 1 : 0)
     this.#rankClass.push(rankClassOf(record))
-    const [prefix, high, low] = idKey(record.id)! // the schema checked the id
     this.#idPrefix.push(prefix)
     this.#idHigh.push(high)
     this.#idLow.push(low)
@@ -162,6 +171,34 @@ export class SnapshotBuilder {
     this.#titles.push(record.title)
     const { title, body } = searchedText(record)
     this.#text.add(title, body)
+  }
+
+  /**
+   * Writes a record's JSON into the current arena and its ETag, and notes where its bytes are: there,
+   * or where the previous snapshot holds the same bytes (then the arena takes them back).
+   */
+  #store(json: string, prefix: number, high: number, low: number): void {
+    let current = this.#arenas.at(-1)!
+    if (current.length >= this.#arenaBytes) this.#arenas.push((current = new Growable('u8')))
+    const arena = this.#writable(current, json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const start = current.length
+    const written = arena.write(json, start)
+    const etagAt = this.#etags.length
+    const etag = createHash('sha256').update(arena.subarray(start, start + written)).digest('base64url')
+    this.#writable(this.#etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')
+    this.#etags.length += ETAG_LENGTH
+    const kept = this.#previous === undefined ? -1 : unchangedRecord(this.#previous, prefix, high, low, this.#etags.values, etagAt)
+    if (kept >= 0) {
+      const previous = this.#previous!
+      this.#recordArena.push(previous.recordArena[kept]!)
+      this.#recordStart.push(previous.recordStart[kept]!)
+      this.#recordLength.push(previous.recordLength[kept]!)
+      return
+    }
+    current.length += written
+    this.#recordArena.push(this.#inherited + this.#arenas.length - 1)
+    this.#recordStart.push(start)
+    this.#recordLength.push(written)
   }
 
   /** A Buffer over `array`'s memory with room for `count` more bytes; made again only when the memory grew. */
@@ -181,8 +218,10 @@ export class SnapshotBuilder {
     const orders = this.#orderKeys().sorted(0, this.#titles.length)
     return {
       orders,
-      arena: this.#arena.done(),
-      offsets: this.#offsets.done(),
+      arenas: this.#arenas.map((arena) => arena.done()),
+      recordArena: this.#recordArena.done(),
+      recordStart: this.#recordStart.done(),
+      recordLength: this.#recordLength.done(),
       etags: this.#etags.done(),
       kinds: this.#kinds.done(),
       france: this.#france.done(),
@@ -219,12 +258,19 @@ export class SnapshotBuilder {
       return
     }
     const first = this.count
-    const shifted = (docs: Uint32Array) => docs.map((doc) => doc + first)
+    const shifted = (docs: Uint32Array) => {
+      const out = pageBacked(Uint32Array, docs.length)
+      for (let i = 0; i < docs.length; i++) out[i] = docs[i]! + first
+      return out
+    }
     this.#laterOrders.push({ byId: shifted(part.orders.byId), order: shifted(part.orders.order), byUrl: shifted(part.orders.byUrl) })
-    const base = this.#bytes
-    if (part.arena.length > 0) this.#laterArenas.push(part.arena)
-    this.#bytes += part.arena.length
-    for (let n = 1; n < part.offsets.length; n++) this.#offsets.push(base + part.offsets[n]!)
+    // The part's own arenas follow those before it: its arena numbers from `inherited` on shift to their place.
+    const inherited = this.#inherited
+    const shift = this.#arenas.length + this.#laterArenas.length
+    for (const arena of part.recordArena) this.#recordArena.push(arena < inherited ? arena : arena + shift)
+    this.#laterArenas.push(...part.arenas)
+    this.#recordStart.append(part.recordStart)
+    this.#recordLength.append(part.recordLength)
     this.#etags.append(part.etags)
     this.#kinds.append(part.kinds)
     this.#france.append(part.france)
@@ -250,24 +296,29 @@ export class SnapshotBuilder {
     this.seal()
     const own = this.#own!
     const runs = [own.orders, ...this.#laterOrders.splice(0)]
-    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId)
+    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId, true)
     this.#checkDuplicates(byId, keys.idPrefix, keys.idHigh, keys.idLow)
     this.#validator.finish(info.origin)
-    const tieRank = new Uint32Array(count)
+    const tieRank = pageBacked(Uint32Array, count)
     for (let rank = 0; rank < count; rank++) tieRank[byId[rank]!] = rank
     const order = mergeRuns(runs.map((r) => r.order), keys.listing)
     this.#titles.length = 0
     const byUrl = mergeRuns(runs.map((r) => r.byUrl), keys.byUrl)
-    const { kinds, idPrefix, idHigh, idLow, urlHigh, urlLow } = keys
-    const etags = this.#etags.done()
+    const { kinds, urlHigh, urlLow } = keys
+    // What a later reload reads of this snapshot, in shared memory (previous-records.ts).
+    const [idPrefix, idHigh, idLow] = [inSharedMemory(keys.idPrefix), inSharedMemory(keys.idHigh), inSharedMemory(keys.idLow)]
+    const etags = inSharedMemory(this.#etags.done())
     // The version hashes the records' ETags in listing order: equal records give equal versions on
     // every replica, whatever order the source gave them in.
     const version = createHash('sha256')
     for (const doc of order) version.update(etags.subarray(doc * ETAG_LENGTH, (doc + 1) * ETAG_LENGTH))
     return {
       count,
-      ...this.#allArenas(),
-      offsets: this.#offsets.done(),
+      arenas: [...this.#arenas.map((arena) => arena.done()), ...this.#laterArenas.splice(0)],
+      inherited: this.#inherited,
+      recordArena: inSharedMemory(this.#recordArena.done()),
+      recordStart: inSharedMemory(this.#recordStart.done()),
+      recordLength: inSharedMemory(this.#recordLength.done()),
       etags,
       kinds,
       france: this.#france.done(),
@@ -291,15 +342,6 @@ export class SnapshotBuilder {
 
   #orderKeys(): OrderKeys {
     return new OrderKeys(this.#kinds.done(), this.#titles, this.#idPrefix.done(), this.#idHigh.done(), this.#idLow.done(), this.#urlHigh.done(), this.#urlLow.done())
-  }
-
-  #allArenas(): { arenas: Uint8Array[]; arenaStart: number[] } {
-    const own = this.#arena.done()
-    const arenas = [own, ...this.#laterArenas.splice(0)].filter((arena) => arena.length > 0)
-    if (arenas.length === 0) arenas.push(own)
-    const arenaStart = [0]
-    for (const arena of arenas) arenaStart.push(arenaStart.at(-1)! + arena.length)
-    return { arenas, arenaStart: arenaStart.slice(0, -1) }
   }
 
   #checkDuplicates(byId: Uint32Array, prefix: Uint8Array, high: Uint32Array, low: Uint32Array): void {
@@ -350,22 +392,24 @@ class OrderKeys {
     const sortedBy = (compare: Compare) => {
       const docs = Array.from({ length: to - from }, (_, i) => from + i)
       docs.sort(compare)
-      return Uint32Array.from(docs)
+      const sorted = pageBacked(Uint32Array, docs.length)
+      sorted.set(docs)
+      return sorted
     }
     return { byId: sortedBy(this.byId), order: sortedBy(this.listing), byUrl: sortedBy(this.byUrl) }
   }
 }
 
-/** Sorted runs merged into one sorted list (a few runs: one per build thread). */
-function mergeRuns(runs: Uint32Array[], compare: Compare): Uint32Array {
+/** Sorted runs merged into one sorted list (a few runs: one per build thread); in shared memory if `shared`. */
+function mergeRuns(runs: Uint32Array[], compare: Compare, shared = false): Uint32Array {
   let merged = runs[0] ?? new Uint32Array(0)
   for (const run of runs.slice(1)) {
-    const out = new Uint32Array(merged.length + run.length)
+    const out = pageBacked(Uint32Array, merged.length + run.length)
     let [i, j, k] = [0, 0, 0]
     while (i < merged.length && j < run.length) out[k++] = compare(merged[i]!, run[j]!) <= 0 ? merged[i++]! : run[j++]!
     while (i < merged.length) out[k++] = merged[i++]!
     while (j < run.length) out[k++] = run[j++]!
     merged = out
   }
-  return merged
+  return shared ? inSharedMemory(merged) : merged
 }

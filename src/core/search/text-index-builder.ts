@@ -8,7 +8,7 @@
  *
  * Parts built on other threads from later documents are merged term by term (`mergeTextParts`).
  */
-import { Growable } from './growable.js'
+import { Growable, pageBacked } from './growable.js'
 import { postingSize, readVarint, varintSize, writePosting, writeVarint } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 import { TermReader } from './term-reader.js'
@@ -22,10 +22,11 @@ export type TextIndexPart = Omit<TextIndexData, 'averageTitle' | 'averageBody'> 
 }
 
 /**
- * Postings logged before the log is encoded into a chunk: 48 MB of log. A log of all of a part's
- * postings took 6 bytes each, 640 MB at 1 000 000 records, a fifth of the build's peak.
+ * Postings logged before the log is encoded into a chunk: 12 MB of log, about 16 000 records. A log
+ * of all of a part's postings took 6 bytes each, 640 MB at 1 000 000 records, a fifth of the build's
+ * peak; chunks of 8 M postings (48 MB) were still a sixth of what a reload adds at 100 000.
  */
-const CHUNK_POSTINGS = 1 << 23
+const CHUNK_POSTINGS = 1 << 21
 
 export class TextIndexBuilder {
   readonly #reader = new TermReader()
@@ -133,7 +134,7 @@ export class TextIndexBuilder {
       }
     }
     for (let t = 0; t < termCount; t++) termStart[t + 1]! += termStart[t]!
-    const postings = new Uint8Array(termStart[termCount]!)
+    const postings = pageBacked(Uint8Array, termStart[termCount]!)
     const next = termStart.slice(0, termCount)
     lastDoc.fill(-1)
     for (let doc = 0, i = 0; doc < logEnd.length; doc++) {
@@ -185,7 +186,7 @@ function concatRuns(runs: readonly Runs[], termCount: number, ids?: readonly Int
   }
   forEachRun((id, _run, first, rest, to) => (termStart[id + 1]! += varintSize(first) + to - rest))
   for (let t = 0; t < termCount; t++) termStart[t + 1]! += termStart[t]!
-  const postings = new Uint8Array(termStart[termCount]!)
+  const postings = pageBacked(Uint8Array, termStart[termCount]!)
   const next = termStart.slice(0, termCount)
   frequency.fill(0)
   const documents = forEachRun((id, run, first, rest, to) => {
@@ -214,7 +215,7 @@ export function mergeTextParts(parts: readonly TextIndexPart[]): TextIndexPart {
     ids,
   )
   const lengths = (field: 'titleLength' | 'bodyLength') => {
-    const all = new Float32Array(runs.documents)
+    const all = pageBacked(Float32Array, runs.documents)
     let at = 0
     for (const part of parts) {
       all.set(part[field], at)

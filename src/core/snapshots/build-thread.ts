@@ -10,12 +10,22 @@ import { Worker } from 'node:worker_threads'
 // flags a worker refuses.
 const compiled = import.meta.url.endsWith('.js')
 
-export function startBuildThread(): Worker {
+/**
+ * A reload's threads run beside the served snapshot, and what they hold is what a reload adds to the
+ * process: their young generation is kept to 8 MB (V8's default is 32; more, shorter scavenges). At
+ * 100 000 records that takes a reload's peak from 1.49 to 1.41 times the steady memory. A first
+ * build holds nothing else, and keeps V8's default.
+ */
+const BESIDE_SERVED_YOUNG_GENERATION_MB = 8
+
+/** A build thread; `besideServed`: it builds a reload while a snapshot is served. */
+export function startBuildThread(besideServed: boolean): Worker {
+  const options = { execArgv: [], ...(besideServed ? { resourceLimits: { maxYoungGenerationSizeMb: BESIDE_SERVED_YOUNG_GENERATION_MB } } : {}) }
   return compiled
-    ? new Worker(new URL('./build-worker.js', import.meta.url), { execArgv: [] })
+    ? new Worker(new URL('./build-worker.js', import.meta.url), options)
     : new Worker(
         `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./build-worker.ts', import.meta.url).href)}) })`,
-        { eval: true, execArgv: [] },
+        { ...options, eval: true },
       )
 }
 

@@ -9,16 +9,20 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { SourceUnavailableError, type ReadInfo, type RecordSource, type SourceSpec } from '../records/source.js'
+import type { PreviousRecords } from '../search/previous-records.js'
 import { withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotPart } from '../search/snapshot-builder.js'
 import { transferList, type SnapshotData } from '../search/snapshot-data.js'
 import { ask, startBuildThread } from './build-thread.js'
 import { openSource } from './open-source.js'
 
-/** `threads`: how many threads the build may use in all (this one included); `minPartBytes`: the least a thread reads. */
+/**
+ * `threads`: how many threads the build may use in all (this one included); `minPartBytes`: the least
+ * a thread reads; `previous`: the snapshot being served, on a reload (its arrays in shared memory).
+ */
 export type BuildRequest =
-  | { role: 'snapshot'; spec: SourceSpec; origin: string; threads: number; minPartBytes?: number }
-  | { role: 'part'; spec: SourceSpec; origin: string }
+  | { role: 'snapshot'; spec: SourceSpec; origin: string; threads: number; minPartBytes?: number; previous?: PreviousRecords }
+  | { role: 'part'; spec: SourceSpec; origin: string; previous?: PreviousRecords }
 type Failure = { ok: false; message: string; unavailable: boolean; info: ReadInfo }
 export type BuildReply = { ok: true; data: SnapshotData; info: ReadInfo } | Failure
 type PartReply = { ok: true; part: SnapshotPart; info: ReadInfo } | Failure
@@ -30,17 +34,17 @@ const failure = (err: unknown, source: RecordSource): Failure => ({
   info: source.partialRead?.() ?? {},
 })
 
-async function buildSnapshot(source: RecordSource, origin: string, threads: number, minPartBytes?: number): Promise<{ data: SnapshotData; info: ReadInfo }> {
+async function buildSnapshot(source: RecordSource, { origin, threads, minPartBytes, previous }: Extract<BuildRequest, { role: 'snapshot' }>): Promise<{ data: SnapshotData; info: ReadInfo }> {
   const parts = threads > 1 ? await source.split?.(threads, minPartBytes) : undefined
-  const builder = new SnapshotBuilder(origin)
+  const builder = new SnapshotBuilder(origin, { previous })
   if (parts === undefined) {
     const info = await source.read((value, where) => builder.add(value, where))
     return { data: withPreparedAnswers(builder.finish(info)), info }
   }
   const others = parts.slice(1).map(async (spec) => {
-    const worker = startBuildThread()
+    const worker = startBuildThread(previous !== undefined)
     try {
-      return await ask<PartReply>(worker, { role: 'part', spec, origin } satisfies BuildRequest, origin)
+      return await ask<PartReply>(worker, { role: 'part', spec, origin, previous } satisfies BuildRequest, origin)
     } finally {
       await worker.terminate()
     }
@@ -71,12 +75,12 @@ port.once('message', (request: BuildRequest) => {
   void (async () => {
     try {
       if (request.role === 'part') {
-        const builder = new SnapshotBuilder(request.origin)
+        const builder = new SnapshotBuilder(request.origin, { previous: request.previous })
         const info = await source.read((value, where) => builder.add(value, where))
         const part = builder.part()
         port.postMessage({ ok: true, part, info } satisfies PartReply, partTransferList(part))
       } else {
-        const { data, info } = await buildSnapshot(source, request.origin, request.threads, request.minPartBytes)
+        const { data, info } = await buildSnapshot(source, request)
         port.postMessage({ ok: true, data, info } satisfies BuildReply, transferList(data))
       }
     } catch (err) {

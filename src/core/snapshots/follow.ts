@@ -12,7 +12,7 @@ import { loadInWorker, type SnapshotLoader } from './load-snapshot.js'
 
 /** Loads, validates and indexes (in a worker thread by default); throws without touching `records` when the source is bad. */
 export async function loadInto(source: RecordSource, records: LiveRecords, load: SnapshotLoader = loadInWorker): Promise<RecordIndex> {
-  const index = await load(source, { serving: records.current !== undefined })
+  const index = await load(source, { serving: records.current })
   records.swap(index)
   return index
 }
@@ -46,7 +46,7 @@ export function followSource(source: RecordSource, records: LiveRecords, { log, 
     do {
       pending = false
       try {
-        const index = await load(source, { serving: records.current !== undefined })
+        const index = await load(source, { serving: records.current })
         if (stopped) return
         records.swap(index)
         log.info({ origin: source.origin, records: index.size, version: index.version, snapshot: index.snapshot?.id }, 'records reloaded')
