@@ -140,16 +140,23 @@ type GetRoute = (path: string, handler: (req: FastifyRequest, reply: FastifyRepl
 
 /** Each guide as HTML at its address (Markdown with `Accept: text/markdown`), and as Markdown at address + ".md". */
 function registerGuides(site: Site, get: GetRoute): void {
-  const guides = GUIDES.map((g) => renderGuide(g, site.base))
-  for (const guide of guides) {
-    const htmlPage = new Representation(renderGuidePage(site, guide, guides), HTML)
-    const markdown = new Representation(guide.markdown, MARKDOWN)
-    get(guide.source.path, async (req, reply) => {
-      const wanted = new Negotiator(req).mediaType(['text/html', 'text/markdown'])
-      return sendRepresentation(req, reply, wanted === 'text/markdown' ? markdown : htmlPage, { cacheControl: REVALIDATE, vary: 'Accept' })
-    })
-    get(`${guide.source.path}.md`, async (req, reply) => sendRepresentation(req, reply, markdown, { cacheControl: REVALIDATE }))
+  // Rendered at the first request for a guide, not at start: markdown-it takes about a sixth of the
+  // start's CPU, which a start shares with the first records build.
+  let rendered: { html: Representation; markdown: Representation }[] | undefined
+  const guide = (i: number) => {
+    rendered ??= GUIDES.map((g) => renderGuide(g, site.base)).map((g, _, guides) => ({
+      html: new Representation(renderGuidePage(site, g, guides), HTML),
+      markdown: new Representation(g.markdown, MARKDOWN),
+    }))
+    return rendered[i]!
   }
+  GUIDES.forEach((source, i) => {
+    get(source.path, async (req, reply) => {
+      const wanted = new Negotiator(req).mediaType(['text/html', 'text/markdown'])
+      return sendRepresentation(req, reply, wanted === 'text/markdown' ? guide(i).markdown : guide(i).html, { cacheControl: REVALIDATE, vary: 'Accept' })
+    })
+    get(`${source.path}.md`, async (req, reply) => sendRepresentation(req, reply, guide(i).markdown, { cacheControl: REVALIDATE }))
+  })
   get('/docs/', async (_req, reply) => reply.redirect(`${site.base}/docs`, 308))
   get('/docs/*', async (req) => {
     throw new ApiError('not_found', `Aucun guide à l’adresse ${req.url.split('?', 1)[0]!.slice(0, 100)} ; les guides sont listés sur /docs.`)
