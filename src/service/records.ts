@@ -8,7 +8,6 @@
 import type { Config } from '../config.js'
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
-import { PostgresRecordSource } from '../core/records/postgres-source.js'
 import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Metrics } from './metrics.js'
@@ -25,8 +24,11 @@ export type FollowedRecords = {
   close(): Promise<void>
 }
 
-/** Starts reading the records and returns at once: the caller sets up the rest while the first load runs in its worker. */
-export function openRecords(config: Config['records'], deps: { log: Log; metrics: Metrics }): FollowedRecords {
+/**
+ * Starts reading the records and returns as soon as it has: the caller sets up the rest while the
+ * first load runs in its worker. PostgreSQL's modules are loaded only to read PostgreSQL.
+ */
+export async function openRecords(config: Config['records'], deps: { log: Log; metrics: Metrics }): Promise<FollowedRecords> {
   const { log, metrics } = deps
   const records = new LiveRecords()
   records.onSwap((index) => {
@@ -50,6 +52,7 @@ export function openRecords(config: Config['records'], deps: { log: Log; metrics
     }
     return { records, origin: source.origin, loaded, close }
   }
+  const { PostgresRecordSource } = await import('../core/records/postgres-source.js')
   const source = new PostgresRecordSource(config.databaseUrl, { log })
   metrics.sourceConnected.set(0)
   source.onConnection((connected) => metrics.sourceConnected.set(connected ? 1 : 0))

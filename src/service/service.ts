@@ -82,7 +82,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // The first load runs in its worker while the rest is set up; a file's must succeed (awaited
     // below, before the service is returned), PostgreSQL's snapshots may not exist yet (then:
     // unavailable until the first).
-    const followed = openRecords(config.records, { log: logger, metrics })
+    const followed = await openRecords(config.records, { log: logger, metrics })
     resources.add(() => followed.close())
     // The adapters' modules (Fastify, the MCP SDK: about 0.2 s to load) are loaded while that
     // first load starts its worker, not before it.

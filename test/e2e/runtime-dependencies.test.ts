@@ -3,6 +3,7 @@
  * Fastify's light-my-request uses, and Fastify loads light-my-request only for `app.inject()`, a test
  * helper this project does not use. This test serves real requests (API and MCP) in a fresh process
  * and checks neither module was loaded; then calls `inject()` to show the check would see them.
+ * The same check shows PostgreSQL's client is not loaded to serve a records file.
  */
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -45,4 +46,7 @@ it('serves without loading light-my-request or cookie, which only inject() needs
   expect(serving).not.toContain('cookie')
   expect(afterInject).toContain('light-my-request')
   expect(afterInject).toContain('cookie')
+  // Serving a records file, PostgreSQL's client is not loaded (it is for DATABASE_URL alone).
+  expect(serving).not.toContain('pg')
+  expect(serving).not.toContain('pg-cursor')
 })

@@ -78,7 +78,7 @@ describe('FileRecordSource read in parts', () => {
       const specs = (await new FileRecordSource(path).split(parts, 1))!
       expect(specs.length).toBeGreaterThan(1)
       const read = []
-      for (const spec of specs) read.push(...(await readAll(openSource(spec))))
+      for (const spec of specs) read.push(...(await readAll(await openSource(spec))))
       expect(read).toEqual(whole)
     }
   })
@@ -88,7 +88,7 @@ describe('FileRecordSource read in parts', () => {
     lines[lines.length - 2] = '{"id": oops}'
     const path = write(lines.join('\n'))
     const specs = (await new FileRecordSource(path).split(2, 1))!
-    await expect(readAll(openSource(specs.at(-1)!))).rejects.toThrow(new RegExp(`line ${lines.length - 1}, column 8: not valid JSON`))
+    await expect(readAll(await openSource(specs.at(-1)!))).rejects.toThrow(new RegExp(`line ${lines.length - 1}, column 8: not valid JSON`))
   })
 
   it('is not offered for a JSON document, nor for one thread', async () => {

@@ -49,7 +49,7 @@ async function buildSnapshot(source: RecordSource, { origin, threads, minPartByt
       await worker.terminate()
     }
   })
-  const first = openSource(parts[0]!)
+  const first = await openSource(parts[0]!)
   let info: ReadInfo
   try {
     info = await first.read((value, where) => builder.add(value, where))
@@ -71,8 +71,8 @@ async function buildSnapshot(source: RecordSource, { origin, threads, minPartByt
 
 const port = parentPort!
 port.once('message', (request: BuildRequest) => {
-  const source = openSource(request.spec)
   void (async () => {
+    const source = await openSource(request.spec)
     try {
       if (request.role === 'part') {
         const builder = new SnapshotBuilder(request.origin, { previous: request.previous })
