@@ -11,7 +11,8 @@ import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import type { Fact } from '../../src/core/records/record.js'
 import { RecordIndex, toIndexQuery } from '../../src/core/search/record-index.js'
-import { buildThreads, loadInProcess, loadInWorker } from '../../src/core/snapshots/load-snapshot.js'
+import { buildThreads, failureOf, startBuildThread } from '../../src/core/snapshots/build-thread.js'
+import { loadInProcess, loadInWorker } from '../../src/core/snapshots/load-snapshot.js'
 
 const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
 const lines = [...new CorpusGenerator({ sample, seed: 'parallel' }).records(3_000)].map((r) => JSON.stringify(r))
@@ -81,11 +82,18 @@ describe('a build on several threads', () => {
     expect(written).toBeLessThan(0.11 * next.arenaBytes.bytes)
   })
 
+  it('sees a build thread that stops without answering, instead of waiting for it', async () => {
+    const worker = startBuildThread(false)
+    const failed = failureOf(worker, 'test')
+    worker.postMessage({ role: 'part', spec: null, origin: 'test' }) // it cannot even open its source
+    await expect(failed).rejects.toThrow(/test: a snapshot build thread stopped \(exit code 1\)|Cannot read properties of null/)
+    await worker.terminate()
+  })
+
   it('uses every core for a first build, and leaves one to serving for a reload', () => {
-    const serving = RecordIndex.build({ records: [] })
     expect(buildThreads({}, 2)).toBe(2)
-    expect(buildThreads({ serving }, 2)).toBe(1)
-    expect(buildThreads({ serving }, 1)).toBe(1)
-    expect(buildThreads({ serving }, 8)).toBe(7)
+    expect(buildThreads({ beside: true }, 2)).toBe(1)
+    expect(buildThreads({ beside: true }, 1)).toBe(1)
+    expect(buildThreads({ beside: true }, 8)).toBe(7)
   })
 })

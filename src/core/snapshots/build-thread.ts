@@ -2,7 +2,8 @@
  * Starting a snapshot build thread (build-worker.ts), from the serving thread or from a build
  * thread that shares its source with others.
  */
-import { Worker } from 'node:worker_threads'
+import { availableParallelism } from 'node:os'
+import { Worker, type Transferable } from 'node:worker_threads'
 
 // From the compiled package the worker is a .js file; from the sources (tests, `npm run dev`) a .ts
 // file, which the worker loads through tsx's loader (Node 20 does not pass `--import` hooks to workers).
@@ -18,25 +19,32 @@ const compiled = import.meta.url.endsWith('.js')
  */
 const BESIDE_SERVED_YOUNG_GENERATION_MB = 8
 
-/** A first build's thread started ahead of time (prestartBuildThread), until it is taken. */
-let prestarted: Worker | undefined
+/**
+ * Threads a build may use: every core for the first, all but one for a reload (`beside` the served
+ * snapshot: the serving thread keeps a core), at least one.
+ */
+export function buildThreads({ beside = false }: { beside?: boolean } = {}, cores = availableParallelism()): number {
+  return Math.max(1, beside ? cores - 1 : cores)
+}
+
+/** First build threads started ahead of time (prestartBuildThreads), until they are taken. */
+const prestarted: Worker[] = []
 
 /**
- * Starts the thread of a first build now, for the next `startBuildThread(false)` to take: it loads
- * its modules (the record schema, the index; about a quarter of a second) while the caller loads its
- * own, instead of after. Until taken it keeps the process alive no longer than its caller would.
+ * Starts `count` threads of a first build now, for the next `startBuildThread(false)` calls to take:
+ * they load their modules (the record schema, the index; about a quarter of a second) while the
+ * caller loads its own, instead of after. Until taken they keep the process alive no longer than
+ * its caller would.
  */
-export function prestartBuildThread(): void {
-  if (prestarted !== undefined) return
-  prestarted = newBuildThread(false)
-  prestarted.unref()
+export function prestartBuildThreads(count: number): void {
+  while (prestarted.length < count) prestarted.push(newBuildThread(false))
+  for (const worker of prestarted) worker.unref()
 }
 
 /** A build thread; `besideServed`: it builds a reload while a snapshot is served. */
 export function startBuildThread(besideServed: boolean): Worker {
-  const early = besideServed ? undefined : prestarted
+  const early = besideServed ? undefined : prestarted.shift()
   if (early === undefined) return newBuildThread(besideServed)
-  prestarted = undefined
   early.ref()
   return early
 }
@@ -51,12 +59,22 @@ function newBuildThread(besideServed: boolean): Worker {
       )
 }
 
-/** The first message `worker` sends back for `request`; rejects when it stops without one. */
-export function ask<Reply>(worker: Worker, request: unknown, what: string): Promise<Reply> {
+/** The first message `worker` sends back for `request` (sent with `transfer`); rejects when it stops without one. */
+export function ask<Reply>(worker: Worker, request: unknown, what: string, transfer: readonly Transferable[] = []): Promise<Reply> {
   return new Promise<Reply>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
     worker.once('exit', (code) => reject(new Error(`records: ${what}: the snapshot build stopped before it finished (exit code ${code})`)))
-    worker.postMessage(request)
+    worker.postMessage(request, transfer)
+  })
+}
+
+/** Rejects when `worker` fails (an uncaught error, or an exit with a failure code); never resolves. */
+export function failureOf(worker: Worker, what: string): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    worker.once('error', reject)
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`records: ${what}: a snapshot build thread stopped (exit code ${code})`))
+    })
   })
 }

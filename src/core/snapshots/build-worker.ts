@@ -1,28 +1,30 @@
 /**
- * A worker thread that builds one snapshot: it opens the source from its description, streams and
- * validates every record into a SnapshotBuilder, and sends the result back with its buffers
- * transferred, not copied. The serving thread meanwhile goes on answering from the old snapshot.
+ * A worker thread that builds one snapshot, or one part of it: it opens the source from its
+ * description, streams and validates every record into a SnapshotBuilder, and sends the result back
+ * with its buffers transferred, not copied. The serving thread meanwhile goes on answering from the
+ * old snapshot.
  *
- * Given several threads and a source that can be read in parts (an NDJSON file), it builds the first
- * part itself while one more thread per part builds the others (a "part" request), then absorbs
- * their results in order: the records, their numbering and every message are those of one read.
+ * Given a source read in parts (an NDJSON file, cut by the serving thread: load-snapshot.ts), the
+ * thread building the snapshot reads the first part while one thread per part reads the others (a
+ * "part" request, answered on a port of the snapshot thread's), then absorbs their results in
+ * order: the records, their numbering and every message are those of one read.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, type MessagePort } from 'node:worker_threads'
 import { SourceUnavailableError, type ReadInfo, type RecordSource, type SourceSpec } from '../records/source.js'
 import type { PreviousRecords } from '../search/previous-records.js'
 import { withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotPart } from '../search/snapshot-builder.js'
 import { transferList, type SnapshotData } from '../search/snapshot-data.js'
-import { ask, startBuildThread } from './build-thread.js'
 import { openSource } from './open-source.js'
 
 /**
- * `threads`: how many threads the build may use in all (this one included); `minPartBytes`: the least
- * a thread reads; `previous`: the snapshot being served, on a reload (its arrays in shared memory).
+ * `spec`: what this thread reads (the whole source, or its first part); `parts`: the ports on which
+ * the threads reading the later parts answer, in source order; `previous`: the snapshot being
+ * served, on a reload (its arrays in shared memory). A part's thread answers on `answerTo`.
  */
 export type BuildRequest =
-  | { role: 'snapshot'; spec: SourceSpec; origin: string; threads: number; minPartBytes?: number; previous?: PreviousRecords }
-  | { role: 'part'; spec: SourceSpec; origin: string; previous?: PreviousRecords }
+  | { role: 'snapshot'; spec: SourceSpec; origin: string; parts: MessagePort[]; previous?: PreviousRecords }
+  | { role: 'part'; spec: SourceSpec; origin: string; answerTo: MessagePort; previous?: PreviousRecords }
 type Failure = { ok: false; message: string; unavailable: boolean; info: ReadInfo }
 export type BuildReply = { ok: true; data: SnapshotData; info: ReadInfo } | Failure
 type PartReply = { ok: true; part: SnapshotPart; info: ReadInfo } | Failure
@@ -34,31 +36,15 @@ const failure = (err: unknown, source: RecordSource): Failure => ({
   info: source.partialRead?.() ?? {},
 })
 
-async function buildSnapshot(source: RecordSource, { origin, threads, minPartBytes, previous }: Extract<BuildRequest, { role: 'snapshot' }>): Promise<{ data: SnapshotData; info: ReadInfo }> {
-  const parts = threads > 1 ? await source.split?.(threads, minPartBytes) : undefined
+/** The first message on `port`. */
+const answerOn = <T>(port: MessagePort) => new Promise<T>((resolve) => port.once('message', resolve))
+
+async function buildSnapshot(source: RecordSource, { origin, parts, previous }: Extract<BuildRequest, { role: 'snapshot' }>): Promise<{ data: SnapshotData; info: ReadInfo }> {
+  // Listening at once: a part may be done before this thread's own read.
+  const others = parts.map((port) => answerOn<PartReply>(port))
   const builder = new SnapshotBuilder(origin, { previous })
-  if (parts === undefined) {
-    const info = await source.read((value, where) => builder.add(value, where))
-    return { data: withPreparedAnswers(builder.finish(info)), info }
-  }
-  const others = parts.slice(1).map(async (spec) => {
-    const worker = startBuildThread(previous !== undefined)
-    try {
-      return await ask<PartReply>(worker, { role: 'part', spec, origin, previous } satisfies BuildRequest, origin)
-    } finally {
-      await worker.terminate()
-    }
-  })
-  const first = await openSource(parts[0]!)
-  let info: ReadInfo
-  try {
-    info = await first.read((value, where) => builder.add(value, where))
-  } catch (err) {
-    await Promise.allSettled(others)
-    throw err
-  } finally {
-    await first.close().catch(() => undefined)
-  }
+  const info = await source.read((value, where) => builder.add(value, where))
+  if (parts.length === 0) return { data: withPreparedAnswers(builder.finish(info)), info }
   builder.seal() // its share of the sorting and encoding, while the other threads still read
   // In source order: the first part that failed is what a read of the whole would have reported.
   for (const reply of await Promise.all(others)) {
@@ -66,6 +52,7 @@ async function buildSnapshot(source: RecordSource, { origin, threads, minPartByt
     if (reply.info.version !== info.version) throw new SourceUnavailableError(`records: ${origin}: the file changed while it was read; nothing loaded`)
     builder.absorb(reply.part)
   }
+  for (const port of parts) port.close()
   return { data: withPreparedAnswers(builder.finish(info)), info }
 }
 
@@ -78,14 +65,15 @@ port.once('message', (request: BuildRequest) => {
         const builder = new SnapshotBuilder(request.origin, { previous: request.previous })
         const info = await source.read((value, where) => builder.add(value, where))
         const part = builder.part()
-        port.postMessage({ ok: true, part, info } satisfies PartReply, partTransferList(part))
+        request.answerTo.postMessage({ ok: true, part, info } satisfies PartReply, partTransferList(part))
       } else {
         const { data, info } = await buildSnapshot(source, request)
         port.postMessage({ ok: true, data, info } satisfies BuildReply, transferList(data))
       }
     } catch (err) {
-      port.postMessage(failure(err, source))
+      ;(request.role === 'part' ? request.answerTo : port).postMessage(failure(err, source))
     } finally {
+      if (request.role === 'part') request.answerTo.close()
       await source.close().catch(() => undefined)
     }
   })()

@@ -4,11 +4,11 @@
  * (building 100 000 records on it used to leave /healthz unanswered for the whole build); tools and
  * tests may build in-process.
  */
-import { availableParallelism } from 'node:os'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import { RecordIndex, withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder } from '../search/snapshot-builder.js'
-import { ask, startBuildThread } from './build-thread.js'
+import { MessageChannel } from 'node:worker_threads'
+import { ask, buildThreads, failureOf, startBuildThread } from './build-thread.js'
 import type { BuildReply, BuildRequest } from './build-worker.js'
 
 /**
@@ -22,24 +22,36 @@ export type LoadOptions = { serving?: RecordIndex; threads?: number; minPartByte
 /** Builds the snapshot of a source, or throws `records: …` (SourceUnavailableError when only for now). */
 export type SnapshotLoader = (source: RecordSource, options?: LoadOptions) => Promise<RecordIndex>
 
-/** Threads a build may use: every core for the first, all but one for a reload (at least one). */
-export function buildThreads({ serving }: LoadOptions = {}, cores = availableParallelism()): number {
-  return Math.max(1, serving !== undefined ? cores - 1 : cores)
-}
 
-/** Builds in a worker thread; the source is told what the worker's read saw (file version, publication). */
+/**
+ * Builds in worker threads; the source is told what the build's read saw (file version, publication).
+ * A source that can be read in parts (an NDJSON file) is cut here, and each part's thread starts
+ * with the first one's, all loading their modules at once: the snapshot's thread reads the first part
+ * and absorbs the others, which answer it directly on ports of its own (this thread copies nothing).
+ */
 export const loadInWorker: SnapshotLoader = async (source, options) => {
-  const worker = startBuildThread(options?.serving !== undefined)
+  const serving = options?.serving
+  const threads = options?.threads ?? buildThreads({ beside: serving !== undefined })
+  // Started before the source is cut, so that they load while it is; those the cut leaves idle stop.
+  const workers = Array.from({ length: threads }, () => startBuildThread(serving !== undefined))
   try {
-    const threads = options?.threads ?? buildThreads(options)
-    const serving = options?.serving
-    const request: BuildRequest = { role: 'snapshot', spec: source.spec(), origin: source.origin, threads, minPartBytes: options?.minPartBytes, previous: serving?.previousRecords() }
-    const reply = await ask<BuildReply>(worker, request, source.origin)
+    const parts = threads > 1 ? await source.split?.(threads, options?.minPartBytes) : undefined
+    for (const idle of workers.splice(parts?.length ?? 1)) void idle.terminate()
+    const previous = serving?.previousRecords()
+    const channels = workers.slice(1).map(() => new MessageChannel())
+    channels.forEach(({ port1 }, i) => {
+      const request: BuildRequest = { role: 'part', spec: parts![i + 1]!, origin: source.origin, answerTo: port1, previous }
+      workers[i + 1]!.postMessage(request, [port1])
+    })
+    const ports = channels.map(({ port2 }) => port2)
+    const request: BuildRequest = { role: 'snapshot', spec: parts?.[0] ?? source.spec(), origin: source.origin, parts: ports, previous }
+    // A part's thread that fails outside its read (it cannot load, it runs out of memory) fails the build.
+    const reply = await Promise.race([ask<BuildReply>(workers[0]!, request, source.origin, ports), ...workers.slice(1).map((w) => failureOf(w, source.origin))])
     source.noteRead?.(reply.info)
     if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
     return new RecordIndex(reply.data, { previous: serving })
   } finally {
-    await worker.terminate()
+    await Promise.all(workers.map((w) => w.terminate()))
   }
 }
 
