@@ -19,11 +19,12 @@ import { jsonAnswer, type Answer, type ApiAnswers } from './api-answers.js'
 import type { ClientAddresses } from './client-address.js'
 import type { PreparedCors } from './cors.js'
 import type { CompletionLog } from './logging.js'
+import { mountReplyFields, type MountAnswer } from './mount-reply.js'
 import type { PreparedBody } from './prepared-body.js'
 import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { errorAnswer } from './raw-answers.js'
-import { answerWriter, fieldsOf, type Fields } from './answer-writer.js'
+import { answerWriter } from './answer-writer.js'
 import type { RawHeads } from './raw-head.js'
 import { MAX_URL_LENGTH } from './request-guards.js'
 import type { Target } from './target.js'
@@ -50,12 +51,6 @@ export type FastPathDeps = {
   mounts: readonly FastMount[]
 }
 
-/** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
-export type MountReply = { status: number; headers: Readonly<Record<string, string>>; body: readonly Buffer[]; length: number }
-
-/** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
-export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
-
 export type FastMount = {
   path: string
   cors: PreparedCors
@@ -65,18 +60,6 @@ export type FastMount = {
   counted: boolean
   /** Reads the request and decides its answer; never rejects (failures are answered in the mount's own terms). */
   answer(req: IncomingMessage): Promise<MountAnswer>
-}
-
-/** The fields of each mount reply's header object: a kept reply shares its object, so they are joined once. */
-const replyFields = new WeakMap<object, Fields>()
-
-/** A mount reply's own fields as sent: its header fields, then its length. */
-export function mountReplyFields(reply: MountReply): Fields {
-  const length = String(reply.length)
-  if ('content-length' in reply.headers) return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
-  let own = replyFields.get(reply.headers)
-  if (own === undefined) replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
-  return { flat: [...own.flat, 'content-length', length], text: `${own.text}content-length: ${length}\r\n`, framing: own.framing }
 }
 
 type Route = 'catalogue' | 'openapi' | 'search' | 'record'

@@ -1,0 +1,25 @@
+/**
+ * What a plain handler mounted next to the API (MCP) may answer through the fast path: a reply read
+ * whole, which the fast path sends after the guards' fields with the same writer as the API's
+ * answers (answer-writer.ts), or a handler that writes its own response.
+ */
+import type { ServerResponse } from 'node:http'
+import { fieldsOf, type Fields } from './answer-writer.js'
+
+/** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
+export type MountReply = { status: number; headers: Readonly<Record<string, string>>; body: readonly Buffer[]; length: number }
+
+/** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
+export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
+
+/** The fields of each mount reply's header object: a kept reply shares its object, so they are joined once. */
+const replyFields = new WeakMap<object, Fields>()
+
+/** A mount reply's own fields as sent: its header fields, then its length. */
+export function mountReplyFields(reply: MountReply): Fields {
+  const length = String(reply.length)
+  if ('content-length' in reply.headers) return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
+  let own = replyFields.get(reply.headers)
+  if (own === undefined) replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
+  return { flat: [...own.flat, 'content-length', length], text: `${own.text}content-length: ${length}\r\n`, framing: own.framing }
+}
