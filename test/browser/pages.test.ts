@@ -3,9 +3,13 @@
  * page, a search with a filter and paging, a record page, the guide's links and copy buttons, the
  * reference's "Try it out", and a refusal by the quota. Every page is checked at 390 and 1280 px
  * wide, with axe-core (no serious or critical violation), for Content-Security-Policy violations and
- * for requests to any other host. Screenshots go to docs/screenshots/ (shown in the README).
+ * for requests to any other host. Every page is screenshotted; the screenshots replace those in
+ * docs/screenshots/ (shown in the README) when UPDATE_SCREENSHOTS=1, and go to a temporary folder
+ * otherwise, so that a test run leaves the checkout as it was.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server.js'
@@ -28,7 +32,7 @@ const CHROMIUM_ARGS = [
   '--disable-features=Translate,OptimizationHints,MediaRouter',
 ]
 const BUNDLED = new URL('../../data/records.json', import.meta.url).pathname
-const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : `${mkdtempSync(join(tmpdir(), 'screenshots-'))}/`
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8')
 const WIDTHS = [1280, 390] as const
 
