@@ -112,6 +112,16 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     if (log !== undefined) res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
   }
 
+  /** Sends `answer`, or the quota's refusal when `decision` (undefined: not counted) does not allow it. */
+  const sendAnswer = (req: IncomingMessage, res: ServerResponse, answer: Answer, id: string, decision: Decision | undefined, startedAt: number) => {
+    if (decision !== undefined && !decision.allowed) {
+      deps.onQuotaRefused()
+      return sendError(req, res, id, deps.quota!.refusal(decision), { 'ratelimit-policy': fields!.policy, ratelimit: fields!.remaining(decision) }, startedAt)
+    }
+    writeAnswer(req, res, answer.status, answer.fields, answer.body, id, decision === undefined ? undefined : fields!.remaining(decision))
+    sent(req, res, id, startedAt)
+  }
+
   /** A refusal or a failure of the quota, built when it happens (never on the hot path). */
   const sendError = (req: IncomingMessage, res: ServerResponse, id: string, err: ApiError, extra: Record<string, string>, startedAt: number) => {
     const refusal = errorAnswer(err, deps.cors, undefined, { 'x-request-id': id, ...extra })
@@ -120,19 +130,6 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     sent(req, res, id, startedAt)
   }
 
-  /**
-   * Takes the quota's decision for `req` (when `counted`), then runs `allowed` with the quota's
-   * field value, or `refused` with the decision; a decision that fails goes to `failed`.
-   */
-  const decide = (req: IncomingMessage, counted: boolean, allowed: (ratelimit: string | undefined) => void, refused: (decision: Decision) => void, failed: () => void) => {
-    if (deps.quota === undefined || !counted) return allowed(undefined)
-    const take = (decision: Decision) => (decision.allowed ? allowed(fields!.remaining(decision)) : refused(decision))
-    const decision = deps.quota.take(deps.clients.key(req))
-    // The memory store answers synchronously: no promise on the hot path. The stores never reject
-    // (a failing Redis falls back to memory); if one did, the framework would answer 500 too.
-    if (decision instanceof Promise) decision.then(take, failed)
-    else take(decision)
-  }
 
   /** A POST to a mount, when nothing refuses it: the guards' decisions, then the mount's answer. */
   const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean => {
@@ -153,9 +150,16 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         return answer.write(res)
       })
     }
+    if (deps.quota === undefined || !mount.counted) {
+      answer(undefined)
+      return true
+    }
     // A refusal is not counted: the framework takes the same decision again and answers it in the
     // mount's error body (which may read the request's body for its id).
-    decide(req, mount.counted, answer, () => handOver(req, res), () => handOver(req, res))
+    const decide = (decision: Decision) => (decision.allowed ? answer(fields!.remaining(decision)) : handOver(req, res))
+    const decision = deps.quota.take(deps.clients.key(req))
+    if (decision instanceof Promise) decision.then(decide, () => handOver(req, res))
+    else decide(decision)
     return true
   }
 
@@ -178,19 +182,15 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       }
       const startedAt = deps.log === undefined ? 0 : performance.now()
       const id = deps.requestId(req)
-      decide(
-        req,
-        true,
-        (ratelimit) => {
-          writeAnswer(req, res, answer.status, answer.fields, answer.body, id, ratelimit)
-          sent(req, res, id, startedAt)
-        },
-        (decision) => {
-          deps.onQuotaRefused()
-          sendError(req, res, id, deps.quota!.refusal(decision), { 'ratelimit-policy': fields!.policy, ratelimit: fields!.remaining(decision) }, startedAt)
-        },
-        () => sendError(req, res, id, new ApiError('internal_error', 'Internal server error'), {}, startedAt),
-      )
+      const quota = deps.quota
+      // No closure per request on the hot path: the quota off, or the memory store's synchronous decision.
+      if (quota === undefined) sendAnswer(req, res, answer, id, undefined, startedAt)
+      else {
+        const decision = quota.take(deps.clients.key(req))
+        // The stores never reject (a failing Redis falls back to memory); if one did, the framework would answer 500 too.
+        if (decision instanceof Promise) decision.then((d) => sendAnswer(req, res, answer, id, d, startedAt), () => sendError(req, res, id, new ApiError('internal_error', 'Internal server error'), {}, startedAt))
+        else sendAnswer(req, res, answer, id, decision, startedAt)
+      }
       return true
     },
   }

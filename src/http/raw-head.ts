@@ -11,9 +11,10 @@
  * bytes, when `_headerSent` is false (OutgoingMessage#_send, the same in Node 20 and 24). Nothing
  * relies on that untested: `rawHeads()` serves a response both ways on a server of the service's
  * settings, over an in-memory connection, once at start, and falls back to `writeHead` for good unless
- * the bytes are identical. Only keep-alive HTTP/1.1 responses on which nothing set a header take this
- * way; every other response (a closing connection, HTTP/1.0, a drain in progress) goes through
- * `writeHead`, which decides the connection fields as always.
+ * the bytes are identical. Only keep-alive HTTP/1.1 responses take this way (the fast path's own,
+ * whose fields are all in the head it composes; a drain in progress marks them `Connection: close`);
+ * every other response (a closing connection, HTTP/1.0, a drain) goes through `writeHead`, which
+ * decides the connection fields as always.
  */
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Duplex } from 'node:stream'
@@ -73,8 +74,8 @@ export function endWith(res: ServerResponse, body: Body): void {
 export function composedHeads(keepAliveMs: number): RawHeads {
   const connection = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n\r\n`
   return {
-    usable: (req, res) =>
-      (res as Internals).shouldKeepAlive === true && req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && !res.headersSent && res.getHeaderNames().length === 0,
+    // Only a `Connection` field can have been set on a fast-path response before it is sent (by a drain).
+    usable: (req, res) => (res as Internals).shouldKeepAlive === true && req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && !res.headersSent && !res.hasHeader('connection'),
     send(res, status, fields, body) {
       const raw = res as Internals
       res.statusCode = status
