@@ -9,30 +9,42 @@
 import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './store.js'
 
 /**
- * One client's accepted timestamps, oldest first: a plain array of doubles (V8 stores it unboxed;
- * a Float64Array ring measured 329 instead of 281 bytes per one-request client) read from `head`.
- * Expiry advances `head` and compacts only when most of the array is dead, so every operation is
- * amortised O(1) whatever the limit — `shift()` would move the whole array on each request.
+ * One client's accepted requests, oldest first, counted per millisecond: `times` holds each distinct
+ * millisecond once and `counts` how many requests it took. A client that sends many requests in one
+ * millisecond (a limit configured far above the usual one, a service of one's own behind the quota)
+ * costs an entry per millisecond, not per request, and the count stays exact: the clock's resolution
+ * is the millisecond. `counts` is only made at the first millisecond that takes two requests, so a
+ * client at the usual limit keeps one plain array of doubles (V8 stores it unboxed; a Float64Array
+ * ring measured 329 instead of 281 bytes per one-request client). Expiry advances `head` and compacts
+ * only when most of the arrays are dead, so every operation is amortised O(1) whatever the limit —
+ * `shift()` would move the whole array on each request.
  */
 class SlidingLog {
   readonly times: number[] = []
+  /** Requests per entry of `times`, once a millisecond has taken two; undefined while each entry is one request. */
+  counts: number[] | undefined
   head = 0
+  /** Requests in the log, from `head` on. */
+  size = 0
 
-  get size(): number {
-    return this.times.length - this.head
-  }
-
-  /** Drops timestamps at or before `cutoff` (they left the window). */
+  /** Drops the requests at or before `cutoff` (they left the window). */
   expire(cutoff: number): void {
     const times = this.times
-    while (this.head < times.length && times[this.head]! <= cutoff) this.head++
-    if (this.head === times.length) {
-      times.length = 0
-      this.head = 0
-    } else if (this.head >= 64 && this.head * 2 >= times.length) {
-      times.splice(0, this.head)
-      this.head = 0
+    const counts = this.counts
+    let head = this.head
+    while (head < times.length && times[head]! <= cutoff) {
+      this.size -= counts === undefined ? 1 : counts[head]!
+      head++
     }
+    if (head === times.length) {
+      times.length = 0
+      this.counts = undefined
+      this.head = 0
+    } else if (head >= 64 && head * 2 >= times.length) {
+      times.splice(0, head)
+      counts?.splice(0, head)
+      this.head = 0
+    } else this.head = head
   }
 
   oldest(): number {
@@ -44,7 +56,17 @@ class SlidingLog {
   }
 
   push(time: number): void {
-    this.times.push(time)
+    const times = this.times
+    const last = times.length - 1
+    this.size++
+    if (last >= this.head && times[last] === time) {
+      // A second request in the same millisecond: from now on each entry carries its count.
+      const counts = (this.counts ??= new Array<number>(times.length).fill(1))
+      counts[last]!++
+      return
+    }
+    times.push(time)
+    this.counts?.push(1)
   }
 }
 
