@@ -12,6 +12,10 @@ export default defineConfig({
     // Servers, child processes and real services: give them room, but keep the suite bounded.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for what another thread or process will do (a reload's build thread, a
+    // replica following a publication): Vitest's 1 s is less than a build thread takes to load its
+    // modules from the sources on a loaded two-core machine. A poll passes as soon as it holds.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,
