@@ -17,8 +17,12 @@ const EXIT_BOUND_MS = 10_000
 
 type Outcome = { exited: boolean; code: number | null; report: { refused?: string; started?: boolean; resources?: string[] }; stderr: string }
 
-/** Runs the child for `scenario`; if it has not exited after `boundMs`, kills it and says so. */
-function run(scenario: string, env: Record<string, string> = {}, boundMs = EXIT_BOUND_MS): Promise<Outcome> {
+/**
+ * Runs the child for `scenario`; if it has not exited after `boundMs`, kills it and says so. With
+ * `heldMs`, the bound starts again when the child reports (it may take seconds to start from the
+ * sources on a busy machine): then `heldMs` is how long it must stay up to count as held.
+ */
+function run(scenario: string, env: Record<string, string> = {}, heldMs?: number): Promise<Outcome> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, SCENARIO: scenario, REDIS_URL, ...env },
@@ -26,14 +30,22 @@ function run(scenario: string, env: Record<string, string> = {}, boundMs = EXIT_
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (c: Buffer) => (stdout += c))
   child.stderr.on('data', (c: Buffer) => (stderr += c))
   return new Promise((resolve) => {
     let exited = true
-    const bound = setTimeout(() => {
+    const kill = () => {
       exited = false
       child.kill('SIGKILL')
-    }, boundMs)
+    }
+    let bound = setTimeout(kill, EXIT_BOUND_MS)
+    child.stdout.on('data', (c: Buffer) => {
+      const reported = stdout.includes('\n')
+      stdout += c
+      if (heldMs !== undefined && !reported && stdout.includes('\n')) {
+        clearTimeout(bound)
+        bound = setTimeout(kill, heldMs)
+      }
+    })
     child.on('exit', (code) => {
       clearTimeout(bound)
       const line = stdout.split('\n').find((l) => l.startsWith('{'))
