@@ -130,7 +130,6 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     sent(req, res, id, startedAt)
   }
 
-
   /** A POST to a mount, when nothing refuses it: the guards' decisions, then the mount's answer. */
   const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, handOver: (req: IncomingMessage, res: ServerResponse) => void): boolean => {
     const mount = mounts.find((m) => m.path === target.path)

@@ -98,7 +98,6 @@ export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   return ownBuffers(arrays.map((a) => a.buffer))
 }
 
-
 export type SnapshotBuilderOptions = {
   /** The snapshot being served, on a reload: records it holds unchanged stay where they are (previous-records.ts). */
   previous?: PreviousRecords

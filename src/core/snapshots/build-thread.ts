@@ -1,6 +1,6 @@
 /**
- * Starting a snapshot build thread (build-worker.ts), from the serving thread or from a build
- * thread that shares its source with others.
+ * Starting snapshot build threads (build-worker.ts) from the serving thread: every thread of a build,
+ * the one building the snapshot and those reading the source's other parts (load-snapshot.ts).
  */
 import { availableParallelism } from 'node:os'
 import { Worker, type Transferable } from 'node:worker_threads'

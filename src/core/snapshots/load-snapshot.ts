@@ -4,10 +4,10 @@
  * (building 100 000 records on it used to leave /healthz unanswered for the whole build); tools and
  * tests may build in-process.
  */
+import { MessageChannel } from 'node:worker_threads'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import { RecordIndex, withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder } from '../search/snapshot-builder.js'
-import { MessageChannel } from 'node:worker_threads'
 import { ask, buildThreads, failureOf, startBuildThread } from './build-thread.js'
 import type { BuildReply, BuildRequest } from './build-worker.js'
 
@@ -21,7 +21,6 @@ export type LoadOptions = { serving?: RecordIndex; threads?: number; minPartByte
 
 /** Builds the snapshot of a source, or throws `records: …` (SourceUnavailableError when only for now). */
 export type SnapshotLoader = (source: RecordSource, options?: LoadOptions) => Promise<RecordIndex>
-
 
 /**
  * Builds in worker threads; the source is told what the build's read saw (file version, publication).
