@@ -7,10 +7,14 @@
  * compared inline: a few milliseconds for the same answer. The result is the Plan's, to the bit (the
  * same arithmetic in the same order); a differential test compares the two.
  */
+import { pageBacked } from './growable.js'
 import { K1, B, TITLE_BOOST, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
 import type { PostingsOf } from './postings.js'
 
-/** Per-document work space of one index, reused by every search (searches run one at a time). */
+/**
+ * Per-document work space of one index, reused by every search (searches run one at a time); 9 bytes
+ * a document, page-backed (growable.ts) so that it goes back to the system with its snapshot.
+ */
 export class GroupScratch {
   /** Best score per document so far; -1 for a document not reached (restored after each search). */
   readonly scores: Float64Array
@@ -19,8 +23,8 @@ export class GroupScratch {
   #clean = true
 
   constructor(documentCount: number) {
-    this.scores = new Float64Array(documentCount).fill(-1)
-    this.titled = new Uint8Array(documentCount)
+    this.scores = pageBacked(Float64Array, documentCount).fill(-1)
+    this.titled = pageBacked(Uint8Array, documentCount)
   }
 
   /** Marks the space in use; restores it first if a search that used it did not finish. */

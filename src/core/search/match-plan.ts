@@ -2,6 +2,7 @@
  * A search laid out for the per-document loop of matchGroups (match.ts): which documents to try,
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
+import type { CandidateSpace } from './candidate-space.js'
 import { seek, unionOfDocs, type PostingsOf } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
@@ -86,7 +87,7 @@ export class Plan {
   }
 
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
-  candidates(): Uint32Array {
+  candidates(space?: CandidateSpace): Uint32Array {
     const documentCount = this.#stats.titleLength.length
     let best: Uint32Array[] = []
     let bestSize = Infinity
@@ -106,7 +107,7 @@ export class Plan {
       }
       if (size < bestSize) [best, bestSize] = [lists, size]
     }
-    return unionOfDocs(best, documentCount)
+    return unionOfDocs(best, documentCount, space)
   }
 
   /** Whether `doc` satisfies every group; sets `tier` and `score` when it does. Documents must come in ascending order. */

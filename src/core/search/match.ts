@@ -7,6 +7,7 @@
  * Candidates come from the smallest group and are checked against the others by galloping search,
  * one document at a time, so the cost follows the rarest word, as before groups existed.
  */
+import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
 import type { PostingsOf } from './postings.js'
@@ -14,6 +15,7 @@ import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
 export { GroupScratch } from './match-one-group.js'
+export { CandidateSpace } from './candidate-space.js'
 
 export type MatchRequest = {
   groups: readonly TermGroup[]
@@ -25,44 +27,50 @@ export type MatchRequest = {
   limit: number
 }
 
+/** An index's work spaces, reused by each of its searches (they run one at a time). */
+export type SearchScratch = { group: GroupScratch; candidates: CandidateSpace }
+
 /**
  * The documents matching `request`, ranked. One group of single words (a one-word query, with its
- * forms and aliases) is read word by word into `scratch` (match-one-group.ts) when one is given:
- * broad words are the slowest queries, and that is several times faster for them.
+ * forms and aliases) is read word by word into `scratch.group` (match-one-group.ts) when one is
+ * given: broad words are the slowest queries, and that is several times faster for them.
  */
 export function matchGroups(
   postings: PostingsOf,
   stats: FieldStats,
   ranking: Ranking,
   request: MatchRequest,
-  scratch?: GroupScratch,
+  scratch?: SearchScratch,
 ): { total: number; docs: number[] } {
   const [only] = request.groups
-  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!)) return matchOneGroup(only!, postings, stats, ranking, request, scratch)
-  return matchWithPlan(postings, stats, ranking, request)
+  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!)) return matchOneGroup(only!, postings, stats, ranking, request, scratch.group)
+  return matchWithPlan(postings, stats, ranking, request, scratch?.candidates)
 }
 
-/** The general evaluation: candidates from the rarest group, checked against the others a document at a time. */
-export function matchWithPlan(postings: PostingsOf, stats: FieldStats, ranking: Ranking, request: MatchRequest): { total: number; docs: number[] } {
+/**
+ * The general evaluation: candidates from the rarest group, checked against the others a document
+ * at a time. Its per-candidate arrays are `space`'s when given, new ones otherwise.
+ */
+export function matchWithPlan(postings: PostingsOf, stats: FieldStats, ranking: Ranking, request: MatchRequest, space?: CandidateSpace): { total: number; docs: number[] } {
   const plan = Plan.of(request.groups, postings, stats)
   if (plan === undefined) return { total: 0, docs: [] }
-  const candidates = plan.candidates()
-  const matched = new Uint32Array(candidates.length)
-  const tiers = request.countOnly ? undefined : new Uint8Array(candidates.length)
-  const scores = request.countOnly ? undefined : new Float64Array(candidates.length)
+  const candidates = plan.candidates(space)
+  const { matched, tiers, scores } = space?.perCandidate(candidates.length) ?? {
+    matched: new Uint32Array(candidates.length),
+    tiers: new Uint8Array(candidates.length),
+    scores: new Float64Array(candidates.length),
+  }
   const keep = request.keep
   let total = 0
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates[i]!
     if ((keep !== undefined && !keep(doc)) || !plan.matches(doc)) continue
     matched[total] = doc
-    if (tiers && scores) {
-      tiers[total] = Math.min(plan.tier, 255)
-      scores[total] = plan.score
-    }
+    tiers[total] = Math.min(plan.tier, 255)
+    scores[total] = plan.score
     total++
   }
-  if (!tiers || !scores) return { total, docs: [] }
+  if (request.countOnly) return { total, docs: [] }
   const { rankClass, tieRank } = ranking
   const better = (a: number, b: number) =>
     tiers[b]! - tiers[a]! || rankClass[matched[a]!]! - rankClass[matched[b]!]! || scores[b]! - scores[a]! || tieRank[matched[a]!]! - tieRank[matched[b]!]!

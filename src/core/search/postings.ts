@@ -1,3 +1,5 @@
+import type { CandidateSpace } from './candidate-space.js'
+
 /** Postings of one indexed word: the documents holding it (ascending) and its count in each field (at most 255). */
 export type Postings = { readonly docs: Uint32Array; readonly titleTf: Uint8Array; readonly bodyTf: Uint8Array }
 
@@ -25,20 +27,26 @@ export function seek(values: Uint32Array, target: number, from: number): number 
 /**
  * The ascending union of several postings' documents. Small unions are concatenated and sorted;
  * large ones (over an eighth of the corpus) are marked in a byte per document, which costs one pass
- * over the corpus instead of a sort of hundreds of thousands of numbers.
+ * over the corpus instead of a sort of hundreds of thousands of numbers. With `space` the union is
+ * written there (valid until the next search of its index); without, in new arrays.
  */
-export function unionOfDocs(lists: readonly Uint32Array[], documentCount: number): Uint32Array {
+export function unionOfDocs(lists: readonly Uint32Array[], documentCount: number, space?: CandidateSpace): Uint32Array {
   if (lists.length === 1) return lists[0]!
   const total = lists.reduce((n, l) => n + l.length, 0)
   if (total * 8 > documentCount) {
-    const marks = new Uint8Array(documentCount)
+    const marks = space?.marks() ?? new Uint8Array(documentCount)
     for (const list of lists) for (let i = 0; i < list.length; i++) marks[list[i]!] = 1
-    const union = new Uint32Array(total)
+    const union = space?.union(Math.min(total, documentCount)) ?? new Uint32Array(total)
     let size = 0
-    for (let doc = 0; doc < documentCount; doc++) if (marks[doc] === 1) union[size++] = doc
+    for (let doc = 0; doc < documentCount; doc++) {
+      if (marks[doc] === 1) {
+        marks[doc] = 0 // cleared as read: the marks are ready for the next search
+        union[size++] = doc
+      }
+    }
     return union.subarray(0, size)
   }
-  const all = new Uint32Array(total)
+  const all = (space?.union(total) ?? new Uint32Array(total)).subarray(0, total)
   let at = 0
   for (const list of lists) {
     all.set(list, at)

@@ -8,17 +8,21 @@
  * needs less than a general engine gives — whole words after folding, AND of all words, a title
  * tier, deterministic ties — and that fits in postings scanned once per query with a top-k heap.
  */
-import { GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking } from './match.js'
+import { CandidateSpace, GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking, type SearchScratch } from './match.js'
 import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
 import { decodePostings } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 
 /**
- * Decoded postings kept, in bytes (6 a posting): the frequent words' (a word held by every one of
- * 1 000 000 records is 6 MB), which broad queries need again and again and take the longest to decode.
+ * Decoded postings kept, in bytes (6 a posting): the frequent words', which queries with a filter
+ * need again and again (a one-word query without one is answered from the build's prepared answers)
+ * and take the longest to decode. At 1 000 000 records the broadest word alone is 6 MB, decoded in a
+ * few milliseconds: this keeps the two or three broadest, or every word of a 100 000-record
+ * snapshot that 16 MiB can hold. It was 64 MiB, a cache that alone took the service's memory under
+ * queries past 2 GiB at 1 000 000 records (docs/scale.md).
  */
-const DECODED_BYTES = 64 * 2 ** 20
+const DECODED_BYTES = 16 * 2 ** 20
 
 export class TextIndex {
   readonly #data: TextIndexData
@@ -26,8 +30,8 @@ export class TextIndex {
   /** The postings queries used most recently, decoded. */
   readonly #decoded = new LRUCache<number, Postings>({ maxSize: DECODED_BYTES, sizeCalculation: (p) => Math.max(1, p.docs.length * 6) })
   readonly #stats: FieldStats
-  /** Per-document space for one-word searches (9 bytes a document), made on the first. */
-  #scratch: GroupScratch | undefined
+  /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
+  #scratch: SearchScratch | undefined
   readonly #postingsOf = (term: number): Postings => this.#decoded.get(term) ?? this.#decode(term)
 
   constructor(data: TextIndexData) {
@@ -83,7 +87,8 @@ export class TextIndex {
    * the documents at [offset, offset+limit).
    */
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
-    this.#scratch ??= new GroupScratch(this.#stats.titleLength.length)
+    const documentCount = this.#stats.titleLength.length
+    this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
     return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch)
   }
 }

@@ -1,0 +1,50 @@
+/**
+ * Work space of one index for the general evaluation (match.ts): the union of the rarest group's
+ * postings, and per candidate whether it matched, its tier and its score. Reused by every search of
+ * the index (searches run one at a time, and what a search returns is copied out of it), grown to
+ * the largest set met and never past one entry per document: 18 bytes a document at most.
+ *
+ * Arrays made per search came from malloc, which keeps what is freed for the next allocation: a
+ * query mix at 1 000 000 records left about 55 MiB in malloc's heap, more than this space at its
+ * largest, and gone from the service's memory budget for good. These arrays are page-backed
+ * (growable.ts), so what a swapped-out snapshot's space held goes back to the system with it.
+ */
+import { pageBacked } from './growable.js'
+
+type Constructor<T> = Parameters<typeof pageBacked<T>>[0]
+
+export class CandidateSpace {
+  #union = new Uint32Array(0)
+  #marks: Uint8Array | undefined
+  #matched = new Uint32Array(0)
+  #tiers = new Uint8Array(0)
+  #scores = new Float64Array(0)
+
+  constructor(readonly documentCount: number) {}
+
+  /** Room for a union of `size` documents (the values past what the caller writes are stale). */
+  union(size: number): Uint32Array {
+    return size <= this.#union.length ? this.#union : (this.#union = this.#grown(Uint32Array, this.#union.length, size))
+  }
+
+  /** A byte per document, all 0: whoever sets a mark clears it before the next search. */
+  marks(): Uint8Array {
+    return (this.#marks ??= pageBacked(Uint8Array, this.documentCount))
+  }
+
+  /** Room for `count` candidates' results (stale values past what the caller writes). */
+  perCandidate(count: number): { matched: Uint32Array; tiers: Uint8Array; scores: Float64Array } {
+    if (count > this.#matched.length) {
+      const length = this.#matched.length
+      this.#matched = this.#grown(Uint32Array, length, count)
+      this.#tiers = this.#grown(Uint8Array, length, count)
+      this.#scores = this.#grown(Float64Array, length, count)
+    }
+    return { matched: this.#matched, tiers: this.#tiers, scores: this.#scores }
+  }
+
+  /** A larger array: doubling (so a run of growing searches costs little), capped at a document each unless more is asked. */
+  #grown<T>(type: Constructor<T>, length: number, needed: number): T {
+    return pageBacked(type, Math.max(needed, Math.min(this.documentCount, Math.max(1024, length * 2))))
+  }
+}
