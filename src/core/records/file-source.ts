@@ -3,11 +3,10 @@
  * a JSON array of records, NDJSON (one record per line), or a snapshot object
  * `{"about": "…", "published_at": "…", "records": [ … ]}` that carries its publication date.
  */
-import { createReadStream } from 'node:fs'
 import { open, readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
+import { forEachLine } from './ndjson-lines.js'
 import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
 import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
@@ -140,15 +139,11 @@ export class FileRecordSource implements RecordSource {
 
   private async readNdjson(consume: RecordConsumer): Promise<void> {
     const range = this.#range
-    const start = range?.start ?? 0
-    // Counted before the stream opens: lines readline emits before `for await` starts would be lost.
-    let number = start === 0 ? 0 : await lineBreaksBefore(this.path, start)
-    const stream = createReadStream(this.path, range === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', start, end: range.end - 1 })
-    const lines = createInterface({ input: stream, crlfDelay: Infinity })
-    for await (const line of lines) {
+    let number = range === undefined || range.start === 0 ? 0 : await lineBreaksBefore(this.path, range.start)
+    await forEachLine(this.path, range, (line) => {
       const record = parseNdjsonLine(this.origin, number === 0 ? line.replace(/^\uFEFF/, '') : line, ++number)
       if (record !== undefined) consume(record.value, record.where)
-    }
+    })
   }
 
   /** Pollers this source started: each is stopped on close. */
