@@ -4,10 +4,10 @@
  * the index (searches run one at a time, and what a search returns is copied out of it), grown to
  * the largest set met and never past one entry per document: 18 bytes a document at most.
  *
- * Arrays made per search came from malloc, which keeps what is freed for the next allocation: a
- * query mix at 1 000 000 records left about 55 MiB in malloc's heap, more than this space at its
- * largest, and gone from the service's memory budget for good. These arrays are page-backed
- * (growable.ts), so what a swapped-out snapshot's space held goes back to the system with it.
+ * Arrays made per search came from malloc, which keeps freed blocks for later allocations: with the
+ * decoded postings also there, malloc's heap grew from 8 to 131 MiB over a query mix at 1 000 000
+ * records (docs/scale.md), and never gave it back. These arrays are page-backed (growable.ts), so
+ * what a swapped-out snapshot's space held goes back to the system with it.
  */
 import { pageBacked } from './growable.js'
 
