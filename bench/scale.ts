@@ -1,6 +1,7 @@
 /**
  * Scale facts for one records file (docs/scale.md quotes them): the time until the snapshot is ready,
- * the serving thread's largest event-loop delay meanwhile, resident memory after GC and at its peak,
+ * the serving thread's largest event-loop delay meanwhile, resident memory after GC (after the load,
+ * and after the query mix: `memory.afterQueries`) and at its peak,
  * and the in-process search time over a fixed mix of 50 queries and over broad one-word queries.
  * Prints one JSON object.
  *
@@ -154,13 +155,15 @@ async function main(): Promise<void> {
     .sort((a, b) => b.medianMs - a.medianMs)
     .slice(0, 5)
 
+  // What the queries left resident (caches, work spaces, what malloc keeps of their arrays): the
+  // steady RSS of a snapshot being served, and a reload's starting point.
+  const afterQueries = memory()
   const reloadAt = process.argv.indexOf('--reload')
   let reload: object | undefined
   if (reloadAt !== -1) {
-    // The same file by default (nothing changed); or the file named after --reload. What the queries
-    // left resident (caches, and what malloc keeps of their arrays) is the reload's steady point.
+    // The same file by default (nothing changed); or the file named after --reload.
     const next = process.argv[reloadAt + 1]
-    const steady = memory().rssMiB
+    const steady = afterQueries.rssMiB
     const measured = await measureReload(next === undefined || next.startsWith('--') ? path : next, index, steady)
     index = measured.next // the served snapshot is let go, as a swap lets it go
     reload = { ...measured.figures, steadyAfterRssMiB: memory().rssMiB }
@@ -176,7 +179,7 @@ async function main(): Promise<void> {
       readyMs: round(readyMs),
       msPerThousandRecords: round(readyMs / (index.size / 1000)),
       maxLoopDelayMs,
-      memory: { baselineRssMiB: baseline.rssMiB, ...mem, peakRssMiB },
+      memory: { baselineRssMiB: baseline.rssMiB, ...mem, peakRssMiB, afterQueries },
       broad,
       search: {
         queries: QUERY_MIX.length,
