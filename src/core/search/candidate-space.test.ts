@@ -1,27 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
-import type { Fact } from '../records/record.js'
+import { generatedSnapshot, random } from '../../../test/support/generated-snapshot.js'
 import { CandidateSpace } from './candidate-space.js'
 import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
-import { unionOfDocs, type Postings } from './postings.js'
-import { decodePostings } from './postings-codec.js'
-import { SnapshotBuilder } from './snapshot-builder.js'
+import { unionOfDocs } from './postings.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
-const builder = new SnapshotBuilder('records')
-;[...sample, ...new CorpusGenerator({ sample, seed: 'candidate-space' }).records(3_000)].forEach((r, i) => builder.add(r, `record ${i}`))
-const data = builder.finish()
-const { text } = data
-const decoded = new Map<number, Postings>()
-const postingsOf = (term: number) => decoded.get(term) ?? decoded.set(term, decodePostings(text.postings, text.termStart[term]!, text.frequency[term]!)).get(term)!
-const ranking = { rankClass: data.rankClass, tieRank: data.tieRank }
-const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort((a, b) => text.frequency[b]! - text.frequency[a]!)
-
-/** A deterministic stream of numbers in [0, 1). */
-function random(seed: number): () => number {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
-}
+const { data, text, postingsOf, ranking, byFrequency } = generatedSnapshot('candidate-space')
 
 describe('a search work space reused by every search of an index', () => {
   it('gives each search the answer it gives in arrays of its own, whatever searches came before', () => {

@@ -1,30 +1,12 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
-import type { Fact } from '../records/record.js'
+import { generatedSnapshot, random } from '../../../test/support/generated-snapshot.js'
 import { GroupScratch, matchOneGroup } from './match-one-group.js'
 import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
-import type { Postings } from './postings.js'
-import { decodePostings } from './postings-codec.js'
-import { SnapshotBuilder } from './snapshot-builder.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
-const builder = new SnapshotBuilder('records')
-;[...sample, ...new CorpusGenerator({ sample, seed: 'one-group' }).records(3_000)].forEach((r, i) => builder.add(r, `record ${i}`))
-const data = builder.finish()
-const { text } = data
-const decoded = new Map<number, Postings>()
-const postingsOf = (term: number) => decoded.get(term) ?? decoded.set(term, decodePostings(text.postings, text.termStart[term]!, text.frequency[term]!)).get(term)!
+const { data, text, postingsOf, ranking, byFrequency } = generatedSnapshot('one-group')
 const stats = text
-const ranking = { rankClass: data.rankClass, tieRank: data.tieRank }
 const scratch = new GroupScratch(data.count)
 
-/** A deterministic stream of numbers in [0, 1). */
-function random(seed: number): () => number {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
-}
-
-const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort((a, b) => text.frequency[b]! - text.frequency[a]!)
 const keepKind = (kind: number) => (doc: number) => data.kinds[doc] === kind
 const requests: Omit<MatchRequest, 'groups'>[] = [
   { keep: undefined, offset: 0, limit: 10 },
