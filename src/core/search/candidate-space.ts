@@ -5,8 +5,8 @@
  * the largest set met and never past one entry per document: 18 bytes a document at most.
  *
  * Arrays made per search came from malloc, which keeps freed blocks for later allocations: with the
- * 64 MiB of decoded postings the index then kept, malloc's heap grew from 8 to 131 MiB over a query
- * mix at 1 000 000 records (docs/scale.md), and never gave it back. These arrays are page-backed (growable.ts), so
+ * decoded postings also there, malloc's heap grew from 8 to 131 MiB over a query mix at 1 000 000
+ * records (docs/scale.md), and never gave it back. These arrays are page-backed (growable.ts), so
  * what a swapped-out snapshot's space held goes back to the system with it.
  */
 import { pageBacked } from './growable.js'

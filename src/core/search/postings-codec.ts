@@ -16,6 +16,7 @@
  *
  * Document numbers must stay below 2³¹ (the varint arithmetic is 32-bit).
  */
+import { pageBacked } from './growable.js'
 import type { Postings } from './postings.js'
 
 const ESCAPE = 0xff
@@ -72,12 +73,16 @@ export function readVarint(bytes: Uint8Array, at: number): { value: number; end:
   return { value, end: at }
 }
 
+/**
+ * Postings at least this many are decoded into page-backed memory (growable.ts): a frequent word's
+ * decoded postings stay in the index's cache until it lets them go, and their pages then go back to
+ * the system instead of staying in malloc's heap. Fewer come from malloc, which reuses small blocks.
+ */
+const PAGE_BACKED_POSTINGS = 16_384
+
 /** The first `count` postings of the run starting at `at` of `bytes`, decoded (one block of 6 bytes a posting). */
 export function decodePostings(bytes: Uint8Array, at: number, count: number): Postings {
-  // From malloc, not page-backed: what the cache lets go is reused by the next decode, where fresh
-  // pages cost a fault each (at 1 000 000 records a query mix with page-backed decoding took 1.4
-  // times as long on the build machine, docs/scale.md).
-  const memory = new ArrayBuffer(count * 6)
+  const memory = count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, count * 6).buffer : new ArrayBuffer(count * 6)
   const docs = new Uint32Array(memory, 0, count)
   const titleTf = new Uint8Array(memory, count * 4, count)
   const bodyTf = new Uint8Array(memory, count * 5, count)
