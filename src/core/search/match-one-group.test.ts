@@ -6,6 +6,10 @@ import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
 const { data, text, postingsOf, ranking, byFrequency } = generatedSnapshot('one-group')
 const stats = text
 const scratch = new GroupScratch(data.count)
+// Words read from their encoded bytes in blocks of 7 postings (so most words cross blocks), every
+// other word decoded, as a snapshot's cache would have some words and not others.
+const blockScratch = new GroupScratch(data.count, 7)
+const runOf = (term: number) => (term % 2 === 0 ? postingsOf(term) : { bytes: text.postings, at: text.termStart[term]!, count: text.frequency[term]! })
 
 const keepKind = (kind: number) => (doc: number) => data.kinds[doc] === kind
 const requests: Omit<MatchRequest, 'groups'>[] = [
@@ -20,6 +24,7 @@ function expectSameAnswers(group: TermGroup): void {
   for (const request of requests) {
     const planned = matchWithPlan(postingsOf, stats, ranking, { ...request, groups: [group] })
     expect(matchOneGroup(group, postingsOf, stats, ranking, request, scratch)).toEqual(planned)
+    expect(matchOneGroup(group, runOf, stats, ranking, request, blockScratch)).toEqual(planned)
   }
 }
 

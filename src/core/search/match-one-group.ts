@@ -6,10 +6,21 @@
  * are read once, straight through, into per-document scores, and the page is kept by a bounded heap
  * compared inline: a few milliseconds for the same answer. The result is the Plan's, to the bit (the
  * same arithmetic in the same order); a differential test compares the two.
+ *
+ * A word whose postings are not decoded already (`runOf`) is read from its encoded bytes a block at
+ * a time: a broad word asked with a filter is read twice per search and never needs its whole
+ * decoded array, which at 1 000 000 records is 6 MB to allocate, fill and keep (docs/scale.md).
  */
 import { pageBacked } from './growable.js'
 import { K1, B, TITLE_BOOST, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import type { PostingsOf } from './postings.js'
+import type { Postings, PostingsOf } from './postings.js'
+import { decodeInBlocks, type EncodedRun } from './postings-codec.js'
+
+/** A word's postings decoded if they are at hand, encoded otherwise. */
+export type RunOf = (term: number) => Postings | EncodedRun
+
+/** Postings decoded per block of an encoded run. */
+const BLOCK_POSTINGS = 16_384
 
 /**
  * Per-document work space of one index, reused by every search (searches run one at a time); 9 bytes
@@ -20,11 +31,14 @@ export class GroupScratch {
   readonly scores: Float64Array
   /** 1 when one of the group's words is in the document's title. */
   readonly titled: Uint8Array
+  /** Where encoded postings are decoded, a block at a time (`blockPostings` of them, 6 bytes each). */
+  readonly block: Postings
   #clean = true
 
-  constructor(documentCount: number) {
+  constructor(documentCount: number, blockPostings = BLOCK_POSTINGS) {
     this.scores = pageBacked(Float64Array, documentCount).fill(-1)
     this.titled = pageBacked(Uint8Array, documentCount)
+    this.block = { docs: new Uint32Array(blockPostings), titleTf: new Uint8Array(blockPostings), bodyTf: new Uint8Array(blockPostings) }
   }
 
   /** Marks the space in use; restores it first if a search that used it did not finish. */
@@ -55,7 +69,7 @@ export function isFlatGroup(group: TermGroup): boolean {
  */
 export function matchOneGroup(
   group: TermGroup,
-  postingsOf: PostingsOf,
+  postingsOf: PostingsOf | RunOf,
   stats: FieldStats,
   ranking: Ranking,
   request: OneGroupRequest,
@@ -68,42 +82,51 @@ export function matchOneGroup(
   const options = group.filter((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0))
   const simple = options.length === 1 && options[0]!.slots[0]!.length === 1
   const lists = options.flatMap((option) => option.slots[0]!.map(({ term, weight }) => ({ postings: postingsOf(term), weight, optionWeight: option.weight })))
-  const { scores, titled } = scratch.take()
+  const { scores, titled, block } = scratch.take()
   for (const { postings, weight: termWeight, optionWeight } of lists) {
-    const { docs, titleTf, bodyTf } = postings
-    const weight = termWeight * Math.log(1 + (documentCount - docs.length + 0.5) / (docs.length + 0.5))
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!
-      const title = titleTf[i]!
-      const body = bodyTf[i]!
-      const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
-      const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
-      const bm25 = (TITLE_BOOST * title * (K1 + 1)) / (title + titleNorm) + (body * (K1 + 1)) / (body + bodyNorm)
-      const score = simple ? optionWeight * weight * bm25 : weight * bm25 * optionWeight
-      if (score > scores[doc]!) scores[doc] = score
-      if (title > 0) titled[doc] = 1
-    }
+    const frequency = 'count' in postings ? postings.count : postings.docs.length
+    const weight = termWeight * Math.log(1 + (documentCount - frequency + 0.5) / (frequency + 0.5))
+    eachBlock(postings, block, ({ docs, titleTf, bodyTf }, length) => {
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!
+        const title = titleTf[i]!
+        const body = bodyTf[i]!
+        const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
+        const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
+        const bm25 = (TITLE_BOOST * title * (K1 + 1)) / (title + titleNorm) + (body * (K1 + 1)) / (body + bodyNorm)
+        const score = simple ? optionWeight * weight * bm25 : weight * bm25 * optionWeight
+        if (score > scores[doc]!) scores[doc] = score
+        if (title > 0) titled[doc] = 1
+      }
+    })
   }
   const page = new Page(request.countOnly ? 0 : request.offset + request.limit, ranking)
   const keep = request.keep
   let total = 0
   // Every document reached, once: its score is restored to -1 as it is taken, which marks it seen.
   for (const { postings } of lists) {
-    const docs = postings.docs
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!
-      const score = scores[doc]!
-      if (score < 0) continue
-      const tier = titled[doc]!
-      scores[doc] = -1
-      titled[doc] = 0
-      if (keep !== undefined && !keep(doc)) continue
-      total++
-      page.offer(doc, tier, score)
-    }
+    eachBlock(postings, block, ({ docs }, length) => {
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!
+        const score = scores[doc]!
+        if (score < 0) continue
+        const tier = titled[doc]!
+        scores[doc] = -1
+        titled[doc] = 0
+        if (keep !== undefined && !keep(doc)) continue
+        total++
+        page.offer(doc, tier, score)
+      }
+    })
   }
   scratch.release()
   return { total, docs: request.countOnly ? [] : page.sorted().slice(request.offset) }
+}
+
+/** Hands `each` a word's postings: decoded ones whole, an encoded run a block at a time through `block`. */
+function eachBlock(postings: Postings | EncodedRun, block: Postings, each: (postings: Postings, length: number) => void): void {
+  if ('count' in postings) decodeInBlocks(postings, block, (length) => each(block, length))
+  else each(postings, postings.docs.length)
 }
 
 /**

@@ -8,7 +8,7 @@
  * one document at a time, so the cost follows the rarest word, as before groups existed.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { GroupScratch, isFlatGroup, matchOneGroup } from './match-one-group.js'
+import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
 import type { PostingsOf } from './postings.js'
 import { topKOf } from './top-k.js'
@@ -33,7 +33,8 @@ export type SearchScratch = { group: GroupScratch; candidates: CandidateSpace }
 /**
  * The documents matching `request`, ranked. One group of single words (a one-word query, with its
  * forms and aliases) is read word by word into `scratch.group` (match-one-group.ts) when one is
- * given: broad words are the slowest queries, and that is several times faster for them.
+ * given: broad words are the slowest queries, and that is several times faster for them. There its
+ * words' postings are `runOf`'s when given (decoded or encoded), `postings`' otherwise.
  */
 export function matchGroups(
   postings: PostingsOf,
@@ -41,9 +42,10 @@ export function matchGroups(
   ranking: Ranking,
   request: MatchRequest,
   scratch?: SearchScratch,
+  runOf?: RunOf,
 ): { total: number; docs: number[] } {
   const [only] = request.groups
-  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!)) return matchOneGroup(only!, postings, stats, ranking, request, scratch.group)
+  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!)) return matchOneGroup(only!, runOf ?? postings, stats, ranking, request, scratch.group)
   return matchWithPlan(postings, stats, ranking, request, scratch?.candidates)
 }
 

@@ -85,10 +85,32 @@ const PAGE_BACKED_POSTINGS = 16_384
 /** The first `count` postings of the run starting at `at` of `bytes`, decoded (one block of 6 bytes a posting). */
 export function decodePostings(bytes: Uint8Array, at: number, count: number): Postings {
   const memory = count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, count * 6).buffer : new ArrayBuffer(count * 6)
-  const docs = new Uint32Array(memory, 0, count)
-  const titleTf = new Uint8Array(memory, count * 4, count)
-  const bodyTf = new Uint8Array(memory, count * 5, count)
-  let doc = -1
+  const postings = { docs: new Uint32Array(memory, 0, count), titleTf: new Uint8Array(memory, count * 4, count), bodyTf: new Uint8Array(memory, count * 5, count) }
+  decodeInto(bytes, at, -1, count, postings)
+  return postings
+}
+
+/** A word's postings as the index holds them: `count` postings encoded from `at` in `bytes`. */
+export type EncodedRun = { readonly bytes: Uint8Array; readonly at: number; readonly count: number }
+
+/**
+ * Decodes `run` a block at a time into `block` (reused: its length is the block's size), and hands
+ * each block's length to `each`: a word's postings read straight through with no array of them all
+ * (a query that reads a broad word once needs neither the memory nor the cache).
+ */
+export function decodeInBlocks(run: EncodedRun, block: Postings, each: (length: number) => void): void {
+  const size = block.docs.length
+  let at = run.at
+  for (let from = 0; from < run.count; from += size) {
+    const length = Math.min(size, run.count - from)
+    at = decodeInto(run.bytes, at, from === 0 ? -1 : block.docs[size - 1]!, length, block)
+    each(length)
+  }
+}
+
+/** Decodes `count` postings from `at` into the first `count` places of `into`, after document `previous`; returns where the next posting starts. */
+function decodeInto(bytes: Uint8Array, at: number, previous: number, count: number, { docs, titleTf, bodyTf }: Postings): number {
+  let doc = previous
   for (let i = 0; i < count; i++) {
     // The varint, inlined: this loop is a broad query's first cost.
     let byte = bytes[at++]!
@@ -100,6 +122,7 @@ export function decodePostings(bytes: Uint8Array, at: number, count: number): Po
     doc += (value >>> 1) + 1
     docs[i] = doc
     if ((value & 1) === 1) {
+      titleTf[i] = 0 // written: a reused block holds the previous block's values
       bodyTf[i] = 1
       continue
     }
@@ -112,5 +135,5 @@ export function decodePostings(bytes: Uint8Array, at: number, count: number): Po
       bodyTf[i] = tf & 0x0f
     }
   }
-  return { docs, titleTf, bodyTf }
+  return at
 }

@@ -11,7 +11,7 @@
 import { CandidateSpace, GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking, type SearchScratch } from './match.js'
 import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
-import { decodePostings } from './postings-codec.js'
+import { decodePostings, type EncodedRun } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 
 /**
@@ -33,6 +33,18 @@ export class TextIndex {
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
   readonly #postingsOf = (term: number): Postings => this.#decoded.get(term) ?? this.#decode(term)
+  /**
+   * For one-word searches, which read each word straight through (match-one-group.ts): a word whose
+   * decoded postings would take more than an eighth of the cache is read from its encoded bytes
+   * instead, so a broad word asked with a filter neither decodes 6 MB (at 1 000 000 records) nor
+   * pushes the other words out of the cache.
+   */
+  readonly #runOf = (term: number): Postings | EncodedRun => {
+    const decoded = this.#decoded.get(term)
+    if (decoded !== undefined) return decoded
+    const count = this.#data.frequency[term]!
+    return count * 6 > DECODED_BYTES / 8 ? { bytes: this.#data.postings, at: this.#data.termStart[term]!, count } : this.#decode(term)
+  }
 
   constructor(data: TextIndexData) {
     this.#data = data
@@ -89,6 +101,6 @@ export class TextIndex {
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
     const documentCount = this.#stats.titleLength.length
     this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
-    return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch)
+    return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
   }
 }
