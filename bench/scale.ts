@@ -16,45 +16,9 @@
 import { statSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FileRecordSource } from '../src/core/records/file-source.js'
-import type { Kind } from '../src/core/records/record.js'
 import { toIndexQuery, type RecordIndex } from '../src/core/search/record-index.js'
 import { loadInWorker } from '../src/core/snapshots/load-snapshot.js'
-
-type Query = { q?: string; kind?: Kind; region?: 'france'; limit?: number; offset?: number }
-
-/** 50 queries: learner queries from test/relevance, the same with filters, paging, and listings without q. */
-const QUERY_MIX: Query[] = [
-  ...[
-    'priorité à droite|priorite a droite|vitesse sur autoroute|vitesse en ville|distance de sécurité',
-    'ceinture arrière|siège auto enfant|feu rouge|sens interdit|ligne continue|zone 30|feux de brouillard',
-    'pneus hiver|délit de fuite|rouler sans assurance|permis probatoire points|récupérer des points',
-    "taux d'alcoolémie|telephone au volant|carrefour giratoire|rond-point|panneaux|angle mort",
-    'fatigue au volant|passage à niveau|créneau|PLS|défibrillateur|permis à 17 ans|examen du code',
-  ]
-    .join('|')
-    .split('|')
-    .map((q) => ({ q })),
-  { q: 'vitesse', kind: 'fact' },
-  { q: 'priorité', kind: 'lesson' },
-  { q: 'alcool', kind: 'expertise' },
-  { q: 'permis', kind: 'article' },
-  { q: 'forfait', kind: 'offer' },
-  { q: 'enseignant', kind: 'person' },
-  { q: 'calculateur', kind: 'tool' },
-  { q: 'conduite', kind: 'page' },
-  { q: 'autoroute', region: 'france' },
-  { q: 'piétons cyclistes', region: 'france' },
-  { q: 'conduite accompagnée', region: 'france' },
-  { q: 'vitesse', limit: 50, offset: 40 },
-  { q: 'points', limit: 50, offset: 500 },
-  { q: 'la', limit: 10 },
-  {},
-  { kind: 'lesson' },
-  { kind: 'fact', region: 'france' },
-  { region: 'france', offset: 5000 },
-  { kind: 'offer', limit: 50 },
-  { kind: 'person', offset: 100 },
-]
+import { BROAD_WORDS, QUERY_MIX, type Query } from './lib/scale-queries.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('bench/scale: run with node --expose-gc')
@@ -99,20 +63,18 @@ function describeQuery(query: Query): string {
   )
 }
 
-/** Broad one-word queries, no filter, first page: the cost follows the matches, so they are the slowest. */
-const BROAD = ['la', 'conduite', 'permis', 'vitesse', 'route']
 
 function timeBroad(index: RecordIndex) {
   const samples: number[] = []
   for (let round = 0; round < 20; round++) {
-    for (const q of BROAD) {
+    for (const q of BROAD_WORDS) {
       const start = process.hrtime.bigint()
       index.search(toIndexQuery({ q, limit: 10, offset: 0 }))
       samples.push(ms(process.hrtime.bigint() - start))
     }
   }
   samples.sort((a, b) => a - b)
-  return { queries: BROAD, samples: samples.length, medianMs: round(quantile(samples, 0.5)), p99Ms: round(quantile(samples, 0.99)), maxMs: round(samples.at(-1)!) }
+  return { queries: BROAD_WORDS, samples: samples.length, medianMs: round(quantile(samples, 0.5)), p99Ms: round(quantile(samples, 0.99)), maxMs: round(samples.at(-1)!) }
 }
 
 async function main(): Promise<void> {

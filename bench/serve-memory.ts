@@ -12,27 +12,12 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { BROAD_WORDS, QUERY_MIX, type Query } from './lib/scale-queries.js'
 
 const PORT = 18_779
 const BASE = `http://127.0.0.1:${PORT}`
-const BROAD = ['la', 'conduite', 'permis', 'vitesse', 'route']
-const WORDS =
-  "priorité à droite|priorite a droite|vitesse sur autoroute|vitesse en ville|distance de sécurité|ceinture arrière|siège auto enfant|feu rouge|sens interdit|ligne continue|zone 30|feux de brouillard|pneus hiver|délit de fuite|rouler sans assurance|permis probatoire points|récupérer des points|taux d'alcoolémie|telephone au volant|carrefour giratoire|rond-point|panneaux|angle mort|fatigue au volant|passage à niveau|créneau|PLS|défibrillateur|permis à 17 ans|examen du code"
-type Query = Record<string, string | number>
-const MIX: Query[] = [
-  ...WORDS.split('|').map((q) => ({ q })),
-  ...[['vitesse', 'fact'], ['priorité', 'lesson'], ['alcool', 'expertise'], ['permis', 'article'], ['forfait', 'offer'], ['enseignant', 'person'], ['calculateur', 'tool'], ['conduite', 'page']].map(([q, kind]) => ({ q: q!, kind: kind! })),
-  ...['autoroute', 'piétons cyclistes', 'conduite accompagnée'].map((q) => ({ q, region: 'france' })),
-  { q: 'vitesse', limit: 50, offset: 40 },
-  { q: 'points', limit: 50, offset: 500 },
-  {},
-  { kind: 'lesson' },
-  { kind: 'fact', region: 'france' },
-  { region: 'france', offset: 5000 },
-  { kind: 'offer', limit: 50 },
-  { kind: 'person', offset: 100 },
-  ...BROAD.flatMap((q) => [{ q }, { q, kind: 'lesson' }, { q, region: 'france' }, { q, kind: 'fact', region: 'france' }]),
-]
+/** The scale mix, and the broad words alone and with filters (answered from decoded postings, not prepared answers). */
+const MIX: Query[] = [...QUERY_MIX, ...BROAD_WORDS.flatMap((q): Query[] => [{ q }, { q, kind: 'lesson' }, { q, region: 'france' }, { q, kind: 'fact', region: 'france' }])]
 
 /** RSS and malloc's heap of a process, in MiB. */
 function memoryOf(pid: number): { rssMiB: number; mallocHeapMiB: number } {
