@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { detectFormat, parseDocument } from './file-format.js'
 import { FileRecordSource } from './file-source.js'
 import type { Fact } from './record.js'
@@ -9,13 +8,7 @@ import type { Fact } from './record.js'
 const fixture = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
 ) as Fact[]
-const dir = mkdtempSync(join(tmpdir(), 'records-format-'))
-let n = 0
-const fileWith = (content: string) => {
-  const path = join(dir, `records-${n++}.json`)
-  writeFileSync(path, content)
-  return path
-}
+const { dir, write: fileWith } = temporaryFiles('records-format-', 'json')
 
 describe('detectFormat: told once, from the start of the file', () => {
   it.each([

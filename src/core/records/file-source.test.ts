@@ -1,18 +1,12 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { FileRecordSource } from './file-source.js'
 import type { Fact } from './record.js'
 
 const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const dir = mkdtempSync(join(tmpdir(), 'records-'))
-let n = 0
-const write = (content: string) => {
-  const path = join(dir, `records-${n++}.json`)
-  writeFileSync(path, content)
-  return path
-}
+const { dir, write } = temporaryFiles('records-', 'json')
 const load = (content: string) => new FileRecordSource(write(content)).load()
 
 describe('FileRecordSource formats', () => {

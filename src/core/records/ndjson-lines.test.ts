@@ -1,18 +1,11 @@
-import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { forEachLine } from './ndjson-lines.js'
 import type { ByteRange } from './ndjson-parts.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'ndjson-lines-'))
-let n = 0
-const write = (content: Buffer) => {
-  const path = join(dir, `lines-${n++}.ndjson`)
-  writeFileSync(path, content)
-  return path
-}
+const { write } = temporaryFiles('ndjson-lines-', 'ndjson')
 
 /** The lines readline gives for the same bytes: what the reader replaced, and must agree with. */
 async function readlineLines(path: string, range?: ByteRange): Promise<string[]> {

@@ -1,20 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { openSource } from '../snapshots/open-source.js'
 import { FileRecordSource } from './file-source.js'
 import { lineBreaksBefore, splitLines } from './ndjson-parts.js'
 import type { Fact } from './record.js'
 
 const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const dir = mkdtempSync(join(tmpdir(), 'ndjson-parts-'))
-let n = 0
-const write = (content: string) => {
-  const path = join(dir, `records-${n++}.ndjson`)
-  writeFileSync(path, content)
-  return path
-}
+const { write } = temporaryFiles('ndjson-parts-', 'ndjson')
 
 /** Every (record, where) a source reads. */
 async function readAll(source: { read: FileRecordSource['read'] }): Promise<{ value: unknown; where: string }[]> {

@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { silentLog } from '../log.js'
 import { FileRecordSource } from '../records/file-source.js'
 import type { Fact } from '../records/record.js'
@@ -12,13 +11,7 @@ import { loadInProcess } from './load-snapshot.js'
 import { LiveRecords } from './live-records.js'
 
 const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const dir = mkdtempSync(join(tmpdir(), 'records-'))
-let files = 0
-const write = (content: string) => {
-  const path = join(dir, `records-${files++}.json`)
-  writeFileSync(path, content)
-  return path
-}
+const { write } = temporaryFiles('records-', 'json')
 
 /** A source whose loads finish when the test says so, and which counts them. */
 function controlledSource() {
