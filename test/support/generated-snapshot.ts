@@ -1,7 +1,6 @@
 /**
  * For tests of the search's evaluation: a snapshot of the sample records and generated ones, built
- * in-process, with its postings decoded on demand, and a deterministic stream of numbers to draw
- * queries from.
+ * in-process, with its postings decoded on demand.
  */
 import { readFileSync } from 'node:fs'
 import { CorpusGenerator } from '../../scripts/corpus/generate.js'
@@ -22,9 +21,4 @@ export function generatedSnapshot(seed: string, count = 3_000) {
   /** Term numbers, the most frequent first. */
   const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort((a, b) => text.frequency[b]! - text.frequency[a]!)
   return { data, text, postingsOf, ranking: { rankClass: data.rankClass, tieRank: data.tieRank }, byFrequency }
-}
-
-/** A deterministic stream of numbers in [0, 1). */
-export function random(seed: number): () => number {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
+import { createRng, hashSeed, sfc32 } from '../../../scripts/corpus/prng.js'
 import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { forEachLine } from './ndjson-lines.js'
 import type { ByteRange } from './ndjson-parts.js'
@@ -20,16 +21,6 @@ async function lines(path: string, range: ByteRange | undefined, chunkBytes: num
   const out: string[] = []
   await forEachLine(path, range, (line) => out.push(line), chunkBytes)
   return out
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure names a reproducible seed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const PIECES = ['{"id":1}', 'é', 'priorité à droite', '€', '𝄞', ' ', '\n', '\r\n', '\r', '\r\r\n', '\n\n', 'x'.repeat(40)]
@@ -52,7 +43,7 @@ describe('forEachLine splits lines as readline does', () => {
 
   it('random contents, whole and in byte ranges of whole lines, with reads cutting lines, breaks and characters', async () => {
     for (let seed = 1; seed <= 60; seed++) {
-      const next = random(seed)
+      const { next } = createRng(sfc32(hashSeed(`ndjson-lines ${seed}`)))
       const content = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 80) }, () => PIECES[Math.floor(next() * PIECES.length)]).join(''))
       const path = write(content)
       for (const chunk of [1, 5, 16, 64]) expect(await lines(path, undefined, chunk), `seed ${seed}, chunk ${chunk}`).toEqual(await readlineLines(path))

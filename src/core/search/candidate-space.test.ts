@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { generatedSnapshot, random } from '../../../test/support/generated-snapshot.js'
+import { createRng, hashSeed, sfc32 } from '../../../scripts/corpus/prng.js'
+import { generatedSnapshot } from '../../../test/support/generated-snapshot.js'
 import { CandidateSpace } from './candidate-space.js'
 import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
 import { unionOfDocs } from './postings.js'
@@ -9,7 +10,7 @@ const { data, text, postingsOf, ranking, byFrequency } = generatedSnapshot('cand
 describe('a search work space reused by every search of an index', () => {
   it('gives each search the answer it gives in arrays of its own, whatever searches came before', () => {
     const space = new CandidateSpace(data.count)
-    const next = random(29)
+    const { next } = createRng(sfc32(hashSeed('candidate-space searches')))
     // Mostly frequent words, so that unions are large enough to be marked (an eighth of the
     // records) as often as they are small enough to be sorted.
     const pick = () => byFrequency[Math.floor(next() ** 3 * byFrequency.length)]!
@@ -38,7 +39,7 @@ describe('a search work space reused by every search of an index', () => {
 
   it('unites postings as new arrays do, and leaves its marks cleared', () => {
     const space = new CandidateSpace(data.count)
-    const next = random(31)
+    const { next } = createRng(sfc32(hashSeed('candidate-space unions')))
     for (let round = 0; round < 200; round++) {
       const lists = Array.from({ length: 1 + Math.floor(next() * 6) }, () => postingsOf(byFrequency[Math.floor(next() ** 2 * byFrequency.length)]!).docs)
       expect(Array.from(unionOfDocs(lists, data.count, space))).toEqual(Array.from(unionOfDocs(lists, data.count)))

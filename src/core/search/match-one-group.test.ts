@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { generatedSnapshot, random } from '../../../test/support/generated-snapshot.js'
+import { createRng, hashSeed, sfc32 } from '../../../scripts/corpus/prng.js'
+import { generatedSnapshot } from '../../../test/support/generated-snapshot.js'
 import { GroupScratch, matchOneGroup } from './match-one-group.js'
 import { matchWithPlan, type MatchRequest, type TermGroup } from './match.js'
 
@@ -34,7 +35,7 @@ describe('one word group read word by word', () => {
   })
 
   it('answers as the plan does for words with forms and aliases, weighted as queries weigh them', () => {
-    const next = random(17)
+    const { next } = createRng(sfc32(hashSeed('one-group words')))
     const pick = () => byFrequency[Math.floor(next() ** 2 * byFrequency.length)]!
     for (let round = 0; round < 300; round++) {
       const options = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, o) => ({
