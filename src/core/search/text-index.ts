@@ -23,12 +23,14 @@ import type { TextIndexData } from './snapshot-data.js'
  * queries past 2 GiB at 1 000 000 records (docs/scale.md).
  */
 const DECODED_BYTES = 16 * 2 ** 20
+/** A decoded posting: its document (4 bytes) and its counts in the title and the body (1 each). */
+const DECODED_POSTING_BYTES = 6
 
 export class TextIndex {
   readonly #data: TextIndexData
   readonly #termIds: Map<string, number>
   /** The postings queries used most recently, decoded. */
-  readonly #decoded = new LRUCache<number, Postings>({ maxSize: DECODED_BYTES, sizeCalculation: (p) => Math.max(1, p.docs.length * 6) })
+  readonly #decoded = new LRUCache<number, Postings>({ maxSize: DECODED_BYTES, sizeCalculation: (p) => Math.max(1, p.docs.length * DECODED_POSTING_BYTES) })
   readonly #stats: FieldStats
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
@@ -40,10 +42,9 @@ export class TextIndex {
    * pushes the other words out of the cache.
    */
   readonly #runOf = (term: number): Postings | EncodedRun => {
-    const decoded = this.#decoded.get(term)
-    if (decoded !== undefined) return decoded
     const count = this.#data.frequency[term]!
-    return count * 6 > DECODED_BYTES / 8 ? { bytes: this.#data.postings, at: this.#data.termStart[term]!, count } : this.#decode(term)
+    if (count * DECODED_POSTING_BYTES <= DECODED_BYTES / 8) return this.#postingsOf(term)
+    return this.#decoded.get(term) ?? { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
   }
 
   constructor(data: TextIndexData) {
