@@ -1,8 +1,9 @@
 /**
  * Building a snapshot grows linearly with its records (issue 17): twice the records may take at most
  * 2.4 times as long. Measured in-process, best of five runs per size, the two sizes alternating so
- * that a slow minute of a busy machine (other test files run beside this one) slows both alike; the
- * sizes are large enough that per-build constants do not hide a superlinear term.
+ * that a slow minute of the machine slows both alike; the sizes are large enough that per-build
+ * constants do not hide a superlinear term. It is in the `timing` project, which runs after every
+ * other test file and alone: beside the e2e files' servers and builds a CI run measured ×2.89.
  */
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
