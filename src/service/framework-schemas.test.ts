@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import { pino } from 'pino'
 import { expect, it } from 'vitest'
 import { loadConfig } from '../config.js'
-import { createService } from '../service/service.js'
+import { createService } from './service.js'
 
 const SMALL_FIXTURE = new URL('../../test/fixtures/records.small.json', import.meta.url).pathname
 const COMPILERS = /[\\/]@fastify[\\/](ajv-compiler|fast-json-stringify-compiler)[\\/]/
