@@ -1,5 +1,5 @@
 /**
- * The suite in three layers, so a developer can run the fast one alone (`npm run test:unit`, seconds):
+ * The suite in four layers, so a developer can run the fast one alone (`npm run test:unit`, seconds):
  * - unit: in-process, no network beyond a local scripted server; fake clocks instead of sleeps;
  * - integration: real Redis and PostgreSQL, real redis-server processes;
  * - e2e: the real service listening on a socket, child processes, Debian's Chromium, nginx;

@@ -199,8 +199,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     routerOptions: { maxParamLength: 1_000 },
     // No route declares a Fastify schema: parameters are validated by the core's zod schemas
     // (src/core/api), and answers are serialised by the core. Without these factories Fastify loads
-    // Ajv and fast-json-stringify at every start for nothing (about 30 ms of the serving thread's CPU,
-    // spent while the first snapshot is being built); a route that declares one fails at start.
+    // Ajv and fast-json-stringify at every start for nothing (about 75 ms of CPU, spent while the
+    // first snapshot is being built); a route that declares one fails at start.
     schemaController: { compilersFactory: { buildValidator: noFrameworkSchemas, buildSerializer: noFrameworkSchemas } },
     // Requests the HTTP parser refuses get the contract's body too, once and in order.
     clientErrorHandler: clientErrorHandler(server.server, server.connections, cors, deps.onClientFault),
