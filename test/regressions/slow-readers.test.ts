@@ -5,20 +5,10 @@
  * makes no progress is closed after a bounded time (here shortened to 1.5 s).
  */
 import { connect, type Socket } from 'node:net'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { BUNDLED_RECORDS_FILE } from '../../src/config.js'
+import { processHeldBytes } from '../support/garbage.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
-
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-const held = () => {
-  gc()
-  gc()
-  const m = process.memoryUsage()
-  return m.heapUsed + m.external
-}
 
 const CONNECTIONS = 20
 let server: TestServer
@@ -44,10 +34,10 @@ async function nonReaders(port: number, count: number, requests: number): Promis
 const openConnections = () => new Promise<number>((resolve, reject) => server.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))))
 
 it('holds little per connection that does not read, and closes it once nothing moves', async () => {
-  const before = held()
+  const before = processHeldBytes()
   const sockets = await nonReaders(Number(new URL(server.url).port), CONNECTIONS, 24)
   await new Promise((r) => setTimeout(r, 1_000))
-  const grownPerConnection = (held() - before) / CONNECTIONS
+  const grownPerConnection = (processHeldBytes() - before) / CONNECTIONS
   console.log(`held per non-reading connection: ${(grownPerConnection / 1024).toFixed(0)} KiB`)
   expect(grownPerConnection).toBeLessThan(400 * 1024)
   // Seen from the server's side: a paused client socket does not notice the close.
@@ -56,10 +46,10 @@ it('holds little per connection that does not read, and closes it once nothing m
 }, 20_000)
 
 it('closes at once a connection with hundreds of unanswered pipelined requests', async () => {
-  const before = held()
+  const before = processHeldBytes()
   const sockets = await nonReaders(Number(new URL(server.url).port), CONNECTIONS, 400)
   await new Promise((r) => setTimeout(r, 300)) // well below the 1.5 s stall bound
   expect(await openConnections()).toBeLessThanOrEqual(1)
-  expect((held() - before) / CONNECTIONS).toBeLessThan(100 * 1024)
+  expect((processHeldBytes() - before) / CONNECTIONS).toBeLessThan(100 * 1024)
   for (const socket of sockets) socket.destroy()
 })

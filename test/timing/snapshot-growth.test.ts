@@ -12,19 +12,14 @@
  * clock (a CI run alone measured ×2.28 on the wall clock, against ×1.99–2.05 in other runs).
  */
 import { readFileSync } from 'node:fs'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { expect, it } from 'vitest'
 import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import type { Fact } from '../../src/core/records/record.js'
 import { SnapshotBuilder } from '../../src/core/search/snapshot-builder.js'
+import { collectGarbage } from '../support/garbage.js'
 
 const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
 const records = [...new CorpusGenerator({ sample, seed: 'growth' }).records(24_000)].map((r) => JSON.parse(JSON.stringify(r)) as unknown)
-
-// V8's gc(), without starting the test process with --expose-gc: the flag applies to contexts made after it.
-setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
 
 /** CPU milliseconds (user and system, every thread of the process) and wall milliseconds of one build. */
 function build(count: number): { cpu: number; wall: number } {
