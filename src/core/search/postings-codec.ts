@@ -82,9 +82,13 @@ export function readVarint(bytes: Uint8Array, at: number): { value: number; end:
  */
 const PAGE_BACKED_POSTINGS = 16_384
 
-/** The first `count` postings of the run starting at `at` of `bytes`, decoded (one block of 6 bytes a posting). */
+/** A decoded posting: its document (4 bytes) and its counts in the title and the body (1 each). */
+export const DECODED_POSTING_BYTES = 6
+
+/** The first `count` postings of the run starting at `at` of `bytes`, decoded (one block of DECODED_POSTING_BYTES a posting). */
 export function decodePostings(bytes: Uint8Array, at: number, count: number): Postings {
-  const memory = count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, count * 6).buffer : new ArrayBuffer(count * 6)
+  const bytesNeeded = count * DECODED_POSTING_BYTES
+  const memory = count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, bytesNeeded).buffer : new ArrayBuffer(bytesNeeded)
   const postings = { docs: new Uint32Array(memory, 0, count), titleTf: new Uint8Array(memory, count * 4, count), bodyTf: new Uint8Array(memory, count * 5, count) }
   decodeInto(bytes, at, -1, count, postings)
   return postings

@@ -11,7 +11,7 @@
 import { CandidateSpace, GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking, type SearchScratch } from './match.js'
 import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
-import { decodePostings, type EncodedRun } from './postings-codec.js'
+import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 
 /**
@@ -23,8 +23,6 @@ import type { TextIndexData } from './snapshot-data.js'
  * queries past 2 GiB at 1 000 000 records (docs/scale.md).
  */
 const DECODED_BYTES = 16 * 2 ** 20
-/** A decoded posting: its document (4 bytes) and its counts in the title and the body (1 each). */
-const DECODED_POSTING_BYTES = 6
 
 export class TextIndex {
   readonly #data: TextIndexData
