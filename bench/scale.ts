@@ -63,7 +63,6 @@ function describeQuery(query: Query): string {
   )
 }
 
-
 function timeBroad(index: RecordIndex) {
   const samples: number[] = []
   for (let round = 0; round < 20; round++) {

@@ -40,6 +40,5 @@ export const QUERY_MIX: Query[] = [
   { kind: 'person', offset: 100 },
 ]
 
-
 /** Broad one-word queries, no filter, first page: the cost follows the matches, so they are the slowest. */
 export const BROAD_WORDS = ['la', 'conduite', 'permis', 'vitesse', 'route']
