@@ -13,7 +13,7 @@
  */
 import { pageBacked } from './growable.js'
 import { K1, B, TITLE_BOOST, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import type { Postings, PostingsOf } from './postings.js'
+import type { Postings } from './postings.js'
 import { decodeInBlocks, type EncodedRun } from './postings-codec.js'
 
 /** A word's postings decoded if they are at hand, encoded otherwise. */
@@ -69,7 +69,7 @@ export function isFlatGroup(group: TermGroup): boolean {
  */
 export function matchOneGroup(
   group: TermGroup,
-  postingsOf: PostingsOf | RunOf,
+  postingsOf: RunOf,
   stats: FieldStats,
   ranking: Ranking,
   request: OneGroupRequest,
