@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { busyShare, cpuTicks, othersCores, parseProcStat, type ProcessCpu } from './cpu.js'
+import { busyShare, cpuTicks, groupCpuSeconds, othersCores, parseProcStat, type ProcessCpu } from './cpu.js'
 
 describe('parseProcStat', () => {
   it('reads pid, process group and utime + stime, even with spaces and parentheses in the name', () => {
@@ -45,6 +45,18 @@ describe('othersCores', () => {
     ])
     // Others: pid 10 (+100) and pid 50 (new, 150) = 250 ticks = 2.5 s over 5 s = 0.5 cores.
     expect(othersCores(before, after, 5, new Set([20, 30]), new Set([40]))).toBeCloseTo(0.5)
+  })
+})
+
+describe('groupCpuSeconds', () => {
+  const p = (pid: number, pgrp: number, ticks: number): [number, ProcessCpu] => [pid, { pid, ppid: 1, pgrp, name: 'nginx', ticks }]
+
+  it("adds what a server's process group used, a process started meanwhile from zero, and nothing of other groups", () => {
+    const before = new Map([p(10, 10, 1000), p(11, 10, 200), p(20, 20, 50)])
+    const after = new Map([p(10, 10, 1300), p(11, 10, 260), p(12, 10, 40), p(20, 20, 950)])
+    // Group 10: +300, +60, +40 (new) = 400 ticks = 4 s.
+    expect(groupCpuSeconds(before, after, 10)).toBeCloseTo(4)
+    expect(groupCpuSeconds(before, after, 30)).toBe(0)
   })
 })
 

@@ -62,6 +62,22 @@ export function othersCores(
   return elapsedS > 0 ? ticks / TICKS_PER_SECOND / elapsedS : 0
 }
 
+/**
+ * CPU seconds that the processes of group `pgrp` (a server, and nginx's workers) used between two
+ * snapshots, every thread counted. Unlike req/s, this does not drop when the machine gives the
+ * server's core to someone else for a while: per request, it is the cost of the server's own work
+ * (and of the kernel's on its sockets, where charged to it). A process that ended in between is missed.
+ */
+export function groupCpuSeconds(
+  before: ReadonlyMap<number, ProcessCpu>,
+  after: ReadonlyMap<number, ProcessCpu>,
+  pgrp: number,
+): number {
+  let ticks = 0
+  for (const [pid, p] of after) if (p.pgrp === pgrp) ticks += p.ticks - (before.get(pid)?.ticks ?? 0)
+  return ticks / TICKS_PER_SECOND
+}
+
 /** Busy and total ticks of one CPU (the "cpuN" line of /proc/stat); busy excludes idle and iowait. */
 export function cpuTicks(
   cpu: string,

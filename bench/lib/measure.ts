@@ -1,5 +1,5 @@
 /** The measuring steps of a run: warm-up, interleaved passes, fixed-rate latency, resident memory. */
-import { busyShare, cpuTicks, othersCores, snapshot } from './cpu.js'
+import { busyShare, cpuTicks, groupCpuSeconds, othersCores, snapshot } from './cpu.js'
 import { runFixedRate } from './h2load.js'
 import { residentMiB } from './machine.js'
 import { SERVER_CPU, isStopping } from './processes.js'
@@ -46,6 +46,8 @@ export type PassResults = {
   runs: PerPass<WrkResult>
   otherCores: PerPass<number>
   serverCpuBusy: PerPass<number>
+  /** CPU seconds the target's server used during the run. */
+  serverCpuSeconds: PerPass<number>
 }
 
 /**
@@ -55,7 +57,7 @@ export type PassResults = {
  */
 export async function runPasses(b: Bench): Promise<PassResults> {
   const perPass = <T>(): PerPass<T> => new Map(b.measurements.map((m) => [m.id, [] as (T | undefined)[]]))
-  const [runs, otherCores, serverCpuBusy] = [perPass<WrkResult>(), perPass<number>(), perPass<number>()]
+  const [runs, otherCores, serverCpuBusy, serverCpuSeconds] = [perPass<WrkResult>(), perPass<number>(), perPass<number>(), perPass<number>()]
   // Servers lead their own process groups; the orchestrator is this process and tsx's parent.
   const ownGroups = new Set([...b.servers.values()].map((s) => s.pid))
   const ownPids = new Set([process.pid, process.ppid])
@@ -68,10 +70,12 @@ export async function runPasses(b: Bench): Promise<PassResults> {
         const [after, elapsedS] = [snapshot(), (performance.now() - startedAt) / 1e3]
         const others = othersCores(before, after, elapsedS, ownGroups, ownPids)
         const busy = busyShare(cpuBefore, cpuTicks(SERVER_CPU))
+        const serverCpu = groupCpuSeconds(before, after, b.servers.get(m.server)!.pid)
         runs.get(m.id)![pass] = r
         otherCores.get(m.id)![pass] = others
         serverCpuBusy.get(m.id)![pass] = busy
-        const extra = `, CPU ${SERVER_CPU} busy ${Math.round(busy * 100)} %${r.errors ? `, ${r.errors} errors` : ''}${others >= 0.05 ? `, other processes ${others.toFixed(2)} cores` : ''}`
+        serverCpuSeconds.get(m.id)![pass] = serverCpu
+        const extra = `, ${Math.round((serverCpu * 1e6) / r.requests)} µs CPU per request, CPU ${SERVER_CPU} busy ${Math.round(busy * 100)} %${r.errors ? `, ${r.errors} errors` : ''}${others >= 0.05 ? `, other processes ${others.toFixed(2)} cores` : ''}`
         b.log(
           `pass ${pass + 1}/${b.options.passes} ${m.id}: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms.toFixed(2)} ms${extra}`,
         )
@@ -81,7 +85,7 @@ export async function runPasses(b: Bench): Promise<PassResults> {
       }
     }
   }
-  return { runs, otherCores, serverCpuBusy }
+  return { runs, otherCores, serverCpuBusy, serverCpuSeconds }
 }
 
 /** p99 at half of each target's median maximum, offered at a fixed rate by h2load. */
@@ -94,6 +98,7 @@ export async function fixedRateRuns(b: Bench, passes: PassResults): Promise<Targ
     Object.assign(t, {
       otherCores: passes.otherCores.get(m.id),
       serverCpuBusy: passes.serverCpuBusy.get(m.id),
+      serverCpuSeconds: passes.serverCpuSeconds.get(m.id),
     })
     out.push(t)
     if (done.length === 0) continue

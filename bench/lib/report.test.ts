@@ -15,12 +15,20 @@ const run = (rps: number, p99Ms = 2): WrkResult => ({
 })
 
 const measured: TargetMeasurements[] = [
-  { id: 'reference', label: 'reference', passes: [run(50_000), run(40_000), run(52_000)] },
+  {
+    id: 'reference',
+    label: 'reference',
+    passes: [run(50_000), run(40_000), run(52_000)],
+    // 20 µs of CPU per request in every pass: the server had its core to itself in none of them.
+    serverCpuSeconds: [10, 8, 10.4],
+  },
   { id: 'peer', label: 'peer', passes: [run(10_000), run(8_000), run(10_400)] },
   {
     id: 'off',
     label: 'service, quota off',
     passes: [run(42_000, 3), run(33_000, 5), undefined],
+    // 25 µs per request in the first pass, 24 in the second.
+    serverCpuSeconds: [10.5, 7.92, undefined],
     goal: { vsReference: 0.8, vsPeer: 2.5 },
   },
   {
@@ -52,10 +60,20 @@ describe('summarise', () => {
     expect(rows.find((r) => r.id === 'reference')!.vsReference).toBe(1)
   })
 
-  it('judges each goal', () => {
+  it("gives the server's CPU per request, and the reference's over the target's within each pass", () => {
+    const off = rows.find((r) => r.id === 'off')!
+    expect(off.cpuUsPerRequest).toBeCloseTo(24.5)
+    expect(off.vsReferenceByCpu).toBeCloseTo((20 / 25 + 20 / 24) / 2)
+    expect(rows.find((r) => r.id === 'reference')!.vsReferenceByCpu).toBe(1)
+    // No CPU recorded: no figure rather than a made-up one.
+    expect(rows.find((r) => r.id === 'redis')!.cpuUsPerRequest).toBeUndefined()
+    expect(rows.find((r) => r.id === 'redis')!.vsReferenceByCpu).toBeUndefined()
+  })
+
+  it('judges each goal on req/s, showing the CPU ratio beside ×reference', () => {
     const off = rows.find((r) => r.id === 'off')!
     expect(off.verdicts).toEqual([
-      { text: '×reference 0.83 (goal ≥ 0.80): met', met: true },
+      { text: '×reference 0.83 (goal ≥ 0.80): met (by CPU per request: 0.82)', met: true },
       { text: '×peer 4.16 (goal ≥ 2.50): met', met: true },
     ])
     const redis = rows.find((r) => r.id === 'redis')!
@@ -67,6 +85,8 @@ describe('summarise', () => {
     const table = markdownTable(rows)
     expect(table.split('\n')).toHaveLength(2 + rows.length)
     expect(table).toContain('| service, quota off | 37,500 | 33,000–42,000 | 0.83 | 4.16 |')
+    expect(table).toMatch(/\| service, quota off \|.* \| 24\.5 \| 0\.82 \|$/m)
+    expect(table).toMatch(/\| service, Redis quota \|.* \| – \| – \|$/m)
     expect(markdownVerdicts(rows)).toContain(
       '- **service, Redis quota**: ×reference 0.40 (goal ≥ 0.45): NOT met',
     )

@@ -17,6 +17,8 @@ export type TargetMeasurements = {
   otherCores?: (number | undefined)[]
   /** Per pass: busy share (0–1) of the server's core; about 1 when the server is the limit. */
   serverCpuBusy?: (number | undefined)[]
+  /** Per pass: CPU seconds the target's server used during the run. */
+  serverCpuSeconds?: (number | undefined)[]
   goal?: Goal
 }
 
@@ -36,12 +38,28 @@ export type TargetRow = {
   maxOtherCores?: number
   /** Median busy share of the server's core during its runs (0–1). */
   serverCpuBusy?: number
+  /** Median over passes of the server's CPU time per request, in µs. */
+  cpuUsPerRequest?: number
+  /**
+   * The reference's CPU per request divided by this target's, same-pass, median over passes: the
+   * req/s ratio the target would have if both had their core to themselves for the whole run.
+   */
+  vsReferenceByCpu?: number
   goal?: Goal
   /** One line per goal, e.g. "×reference 0.84 ≥ 0.80: met". */
   verdicts: { text: string; met: boolean }[]
 }
 
 const rpsOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p) => p?.rps)
+
+/** Per pass: requests answered per CPU second of the server (undefined where either is missing or no CPU was counted). */
+function requestsPerCpuSecond(m: TargetMeasurements | undefined): (number | undefined)[] {
+  const seconds = m?.serverCpuSeconds ?? []
+  return (m?.passes ?? []).map((p, i) => {
+    const s = seconds[i]
+    return p === undefined || s === undefined || s <= 0 ? undefined : p.requests / s
+  })
+}
 
 /** One row per target that completed at least one pass; ratios are medians of same-pass ratios. */
 export function summarise(
@@ -58,6 +76,7 @@ export function summarise(
     const [min, max] = range(done.map((p) => p.rps))
     const vsReference = m.id === referenceId ? 1 : medianPassRatio(rpsOf(m), rpsOf(reference))
     const vsPeer = m.id === peerId ? 1 : medianPassRatio(rpsOf(m), rpsOf(peer))
+    const vsReferenceByCpu = m.id === referenceId ? 1 : medianPassRatio(requestsPerCpuSecond(m), requestsPerCpuSecond(reference))
     rows.push({
       id: m.id,
       label: m.label,
@@ -72,8 +91,10 @@ export function summarise(
       rssMiB: m.rssMiB,
       maxOtherCores: maxDefined(m.otherCores ?? []),
       serverCpuBusy: medianDefined(m.serverCpuBusy ?? []),
+      cpuUsPerRequest: medianDefined(requestsPerCpuSecond(m).map((r) => (r === undefined ? undefined : 1e6 / r))),
+      vsReferenceByCpu,
       goal: m.goal,
-      verdicts: verdicts(m.goal, vsReference, vsPeer),
+      verdicts: verdicts(m.goal, vsReference, vsPeer, vsReferenceByCpu),
     })
   }
   return rows
@@ -89,17 +110,18 @@ function maxDefined(values: readonly (number | undefined)[]): number | undefined
   return defined.length === 0 ? undefined : Math.max(...defined)
 }
 
-function verdicts(goal: Goal | undefined, vsReference?: number, vsPeer?: number): TargetRow['verdicts'] {
+/** The goals are judged on req/s; the CPU ratio is shown beside ×reference's verdict, not judged. */
+function verdicts(goal: Goal | undefined, vsReference?: number, vsPeer?: number, vsReferenceByCpu?: number): TargetRow['verdicts'] {
   const out: TargetRow['verdicts'] = []
-  const check = (what: string, value: number | undefined, want: number | undefined) => {
+  const check = (what: string, value: number | undefined, want: number | undefined, aside = '') => {
     if (want === undefined) return
     if (value === undefined) return out.push({ text: `${what}: not measured`, met: false })
     out.push({
-      text: `${what} ${value.toFixed(2)} (goal ≥ ${want.toFixed(2)}): ${value >= want ? 'met' : 'NOT met'}`,
+      text: `${what} ${value.toFixed(2)} (goal ≥ ${want.toFixed(2)}): ${value >= want ? 'met' : 'NOT met'}${aside}`,
       met: value >= want,
     })
   }
-  check('×reference', vsReference, goal?.vsReference)
+  check('×reference', vsReference, goal?.vsReference, vsReferenceByCpu === undefined ? '' : ` (by CPU per request: ${vsReferenceByCpu.toFixed(2)})`)
   check('×peer', vsPeer, goal?.vsPeer)
   return out
 }
@@ -112,13 +134,13 @@ const ratio = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2)
 /** The results table in markdown. */
 export function markdownTable(rows: readonly TargetRow[]): string {
   const head =
-    '| Target | req/s (median) | min–max | ×reference | ×peer | p50 ms | p99 ms | p99 ms at ½ max (offered → achieved req/s) | bytes/resp | RSS MiB | errors | server core busy | other CPU (max cores) |'
-  const sep = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+    '| Target | req/s (median) | min–max | ×reference | ×peer | p50 ms | p99 ms | p99 ms at ½ max (offered → achieved req/s) | bytes/resp | RSS MiB | errors | server core busy | other CPU (max cores) | server CPU µs/req | ×reference by CPU |'
+  const sep = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
   const lines = rows.map((r) => {
     const f = r.fixedRate
     const fixed = f === undefined ? '–' : `${ms(f.p99Ms)} (${int(f.offeredRps)} → ${int(f.achievedRps)})`
     const rss = r.rssMiB === undefined ? '–' : int(r.rssMiB)
-    return `| ${r.label} | ${int(r.rps.median)} | ${int(r.rps.min)}–${int(r.rps.max)} | ${ratio(r.vsReference)} | ${ratio(r.vsPeer)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${fixed} | ${int(r.bytesPerResponse)} | ${rss} | ${r.errors + (f?.errors ?? 0)} | ${r.serverCpuBusy === undefined ? '–' : `${Math.round(r.serverCpuBusy * 100)} %`} | ${cores(r.maxOtherCores)} |`
+    return `| ${r.label} | ${int(r.rps.median)} | ${int(r.rps.min)}–${int(r.rps.max)} | ${ratio(r.vsReference)} | ${ratio(r.vsPeer)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${fixed} | ${int(r.bytesPerResponse)} | ${rss} | ${r.errors + (f?.errors ?? 0)} | ${r.serverCpuBusy === undefined ? '–' : `${Math.round(r.serverCpuBusy * 100)} %`} | ${cores(r.maxOtherCores)} | ${r.cpuUsPerRequest === undefined ? '–' : r.cpuUsPerRequest.toFixed(1)} | ${ratio(r.vsReferenceByCpu)} |`
   })
   return [head, sep, ...lines].join('\n')
 }
