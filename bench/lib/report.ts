@@ -52,12 +52,12 @@ export type TargetRow = {
 
 const rpsOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p) => p?.rps)
 
-/** Per pass: requests answered per CPU second of the server (undefined where either is missing or no CPU was counted). */
+/** Per pass: requests answered per CPU second of the server (undefined where either is missing or zero). */
 function requestsPerCpuSecond(m: TargetMeasurements | undefined): (number | undefined)[] {
   const seconds = m?.serverCpuSeconds ?? []
   return (m?.passes ?? []).map((p, i) => {
     const s = seconds[i]
-    return p === undefined || s === undefined || s <= 0 ? undefined : p.requests / s
+    return p === undefined || s === undefined || s <= 0 || p.requests <= 0 ? undefined : p.requests / s
   })
 }
 
