@@ -5,7 +5,7 @@ import { residentMiB } from './machine.js'
 import { SERVER_CPU, isStopping } from './processes.js'
 import type { Measurement, RunOptions } from './plan.js'
 import type { PreparedMix } from './prepare-mixes.js'
-import type { TargetMeasurements } from './report.js'
+import { cpuMicrosPerRequest, type TargetMeasurements } from './report.js'
 import type { Server, ServerId } from './servers.js'
 import { median, rotation } from './stats.js'
 import { runWrk, type WrkResult } from './wrk.js'
@@ -75,7 +75,8 @@ export async function runPasses(b: Bench): Promise<PassResults> {
         otherCores.get(m.id)![pass] = others
         serverCpuBusy.get(m.id)![pass] = busy
         serverCpuSeconds.get(m.id)![pass] = serverCpu
-        const perRequest = r.requests > 0 ? `, ${Math.round((serverCpu * 1e6) / r.requests)} µs CPU per request` : ''
+        const cost = cpuMicrosPerRequest(r, serverCpu)
+        const perRequest = cost === undefined ? '' : `, ${Math.round(cost)} µs CPU per request`
         const extra = `${perRequest}, CPU ${SERVER_CPU} busy ${Math.round(busy * 100)} %${r.errors ? `, ${r.errors} errors` : ''}${others >= 0.05 ? `, other processes ${others.toFixed(2)} cores` : ''}`
         b.log(
           `pass ${pass + 1}/${b.options.passes} ${m.id}: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms.toFixed(2)} ms${extra}`,

@@ -52,14 +52,12 @@ export type TargetRow = {
 
 const rpsOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p) => p?.rps)
 
-/** Per pass: requests answered per CPU second of the server (undefined where either is missing or zero). */
-function requestsPerCpuSecond(m: TargetMeasurements | undefined): (number | undefined)[] {
-  const seconds = m?.serverCpuSeconds ?? []
-  return (m?.passes ?? []).map((p, i) => {
-    const s = seconds[i]
-    return p === undefined || s === undefined || s <= 0 || p.requests <= 0 ? undefined : p.requests / s
-  })
+/** CPU µs the server spent per answered request in one run; undefined without CPU time or requests. */
+export function cpuMicrosPerRequest(run: WrkResult | undefined, cpuSeconds: number | undefined): number | undefined {
+  return run === undefined || cpuSeconds === undefined || cpuSeconds <= 0 || run.requests <= 0 ? undefined : (cpuSeconds * 1e6) / run.requests
 }
+
+const cpuCostOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p, i) => cpuMicrosPerRequest(p, m?.serverCpuSeconds?.[i]))
 
 /** One row per target that completed at least one pass; ratios are medians of same-pass ratios. */
 export function summarise(
@@ -69,6 +67,7 @@ export function summarise(
 ): TargetRow[] {
   const reference = all.find((m) => m.id === referenceId)
   const peer = all.find((m) => m.id === peerId)
+  const referenceCpuCost = cpuCostOf(reference)
   const rows: TargetRow[] = []
   for (const m of all) {
     const done = m.passes.filter((p): p is WrkResult => p !== undefined)
@@ -76,7 +75,9 @@ export function summarise(
     const [min, max] = range(done.map((p) => p.rps))
     const vsReference = m.id === referenceId ? 1 : medianPassRatio(rpsOf(m), rpsOf(reference))
     const vsPeer = m.id === peerId ? 1 : medianPassRatio(rpsOf(m), rpsOf(peer))
-    const vsReferenceByCpu = m.id === referenceId ? 1 : medianPassRatio(requestsPerCpuSecond(m), requestsPerCpuSecond(reference))
+    const cpuCost = cpuCostOf(m)
+    // The reference's cost over the target's: the req/s ratio both would have with their core to themselves.
+    const vsReferenceByCpu = m.id === referenceId ? 1 : medianPassRatio(referenceCpuCost, cpuCost)
     rows.push({
       id: m.id,
       label: m.label,
@@ -91,7 +92,7 @@ export function summarise(
       rssMiB: m.rssMiB,
       maxOtherCores: maxDefined(m.otherCores ?? []),
       serverCpuBusy: medianDefined(m.serverCpuBusy ?? []),
-      cpuUsPerRequest: medianDefined(requestsPerCpuSecond(m).map((r) => (r === undefined ? undefined : 1e6 / r))),
+      cpuUsPerRequest: medianDefined(cpuCost),
       vsReferenceByCpu,
       goal: m.goal,
       verdicts: verdicts(m.goal, vsReference, vsPeer, vsReferenceByCpu),
