@@ -106,6 +106,7 @@ export class TextIndexBuilder {
   /** The index built: the log's chunks laid end to end, term by term (and the log released). */
   part(): TextIndexPart {
     const runs = concatRuns([...this.#chunks.splice(0), this.#encodeLog()], this.#reader.terms.length)
+    for (const log of [this.#logTerm, this.#logTitleTf, this.#logBodyTf, this.#logEnd]) log.release()
     return {
       terms: this.#reader.terms,
       frequency: runs.frequency,
@@ -126,10 +127,10 @@ export class TextIndexBuilder {
    */
   #encodeLog(): Runs {
     const termCount = this.#reader.terms.length
-    const logTerm = this.#logTerm.done()
-    const logTitleTf = this.#logTitleTf.done()
-    const logBodyTf = this.#logBodyTf.done()
-    const logEnd = this.#logEnd.done()
+    const logTerm = this.#logTerm.filled()
+    const logTitleTf = this.#logTitleTf.filled()
+    const logBodyTf = this.#logBodyTf.filled()
+    const logEnd = this.#logEnd.filled()
     const frequency = new Uint32Array(termCount)
     const lastDoc = new Int32Array(termCount).fill(-1)
     const termStart = new Float64Array(termCount + 1)
@@ -153,8 +154,8 @@ export class TextIndexBuilder {
       }
     }
     const documents = logEnd.length
-    // Offsets into the log restart with the next chunk.
-    for (const log of [this.#logTerm, this.#logTitleTf, this.#logBodyTf, this.#logEnd]) log.release()
+    // Offsets into the log restart with the next chunk, in the same memory (its pages already mapped).
+    for (const log of [this.#logTerm, this.#logTitleTf, this.#logBodyTf, this.#logEnd]) log.clear()
     return { frequency, termStart, postings, lastDoc, documents }
   }
 }
