@@ -55,8 +55,14 @@ const rankClassOf = (record: Fact): number => (PROMOTION.has(record.kind) ? 1 : 
 
 /** What is searched: the title, and as body the text, description and references (source labels, bibliography). */
 export function searchedText(record: Fact): { title: string; body: string } {
-  const references = [...record.sources.map((s) => s.label), ...(record.bibliography ?? [])]
-  return { title: record.title, body: [record.text, record.description ?? '', ...references].join('\n') }
+  // Gathered with a loop, not by spreading the optional bibliography into an array literal: the
+  // spread made the build's hottest function deoptimise (and be compiled again) at each record shape
+  // it had not met. Joined, not concatenated: the term reader walks a flat string faster than a rope.
+  const parts = [record.text, record.description ?? '']
+  for (const source of record.sources) parts.push(source.label)
+  const bibliography = record.bibliography
+  if (bibliography !== undefined) for (const entry of bibliography) parts.push(entry)
+  return { title: record.title, body: parts.join('\n') }
 }
 
 /**
