@@ -107,7 +107,10 @@ function heldArenas(data: SnapshotData, previous: readonly Buffer[] | undefined)
 }
 
 export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions): SnapshotData {
-  return { ...data, prepared: new RecordIndex(data).prepareBroadAnswers(options) }
+  // The index first: it may let go of arenas no record uses and renumber the rest (heldArenas), and
+  // the copy must see both, not the arenas from before and the numbers from after.
+  const prepared = new RecordIndex(data).prepareBroadAnswers(options)
+  return { ...data, prepared }
 }
 
 export class RecordIndex {
