@@ -45,16 +45,29 @@ export class OrderKeys {
   }
 }
 
-/** Sorted runs merged into one sorted list (a few runs: one per build thread); in shared memory if `shared`. */
+/**
+ * Sorted runs merged into one sorted list (one run per part of a build); in shared memory if
+ * `shared`. Merged two by two, round after round, so each document is compared about log2(runs)
+ * times: a parallel build cuts its source into a dozen parts or more, and the listing's comparison
+ * (French collation) is the costly one.
+ */
 export function mergeRuns(runs: Uint32Array[], compare: Compare, shared = false): Uint32Array {
-  let merged = runs[0] ?? new Uint32Array(0)
-  for (const run of runs.slice(1)) {
-    const out = pageBacked(Uint32Array, merged.length + run.length)
-    let [i, j, k] = [0, 0, 0]
-    while (i < merged.length && j < run.length) out[k++] = compare(merged[i]!, run[j]!) <= 0 ? merged[i++]! : run[j++]!
-    while (i < merged.length) out[k++] = merged[i++]!
-    while (j < run.length) out[k++] = run[j++]!
-    merged = out
+  let round = runs.length > 0 ? runs : [new Uint32Array(0)]
+  while (round.length > 1) {
+    const next: Uint32Array[] = []
+    for (let k = 0; k + 1 < round.length; k += 2) next.push(mergeTwo(round[k]!, round[k + 1]!, compare))
+    if (round.length % 2 === 1) next.push(round.at(-1)!)
+    round = next
   }
-  return shared ? inSharedMemory(merged) : merged
+  return shared ? inSharedMemory(round[0]!) : round[0]!
+}
+
+/** Two sorted runs merged; on a tie the first run's document comes first (runs are in source order). */
+function mergeTwo(first: Uint32Array, second: Uint32Array, compare: Compare): Uint32Array {
+  const out = pageBacked(Uint32Array, first.length + second.length)
+  let [i, j, k] = [0, 0, 0]
+  while (i < first.length && j < second.length) out[k++] = compare(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!
+  while (i < first.length) out[k++] = first[i++]!
+  while (j < second.length) out[k++] = second[j++]!
+  return out
 }
