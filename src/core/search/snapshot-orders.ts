@@ -4,8 +4,7 @@
  */
 import { pageBacked } from './growable.js'
 import { inSharedMemory } from './snapshot-data.js'
-
-const collator = new Intl.Collator('fr')
+import { compareTitles, primaryKey } from './title-order.js'
 
 /** Documents in the orders a snapshot keeps: by id, in listing order, by url hash. */
 export type Orders = { byId: Uint32Array; order: Uint32Array; byUrl: Uint32Array }
@@ -27,8 +26,14 @@ export class OrderKeys {
   readonly byId: Compare = (a, b) =>
     this.idPrefix[a]! - this.idPrefix[b]! || this.idHigh[a]! - this.idHigh[b]! || this.idLow[a]! - this.idLow[b]! || a - b
 
+  /** The titles' collation keys (title-order.ts), made on the listing's first comparison. */
+  #titleKeys: (string | undefined)[] | undefined
+
   /** The listing: kind (spec order), title (French collation), id. */
-  readonly listing: Compare = (a, b) => this.kinds[a]! - this.kinds[b]! || collator.compare(this.titles[a]!, this.titles[b]!) || this.byId(a, b)
+  readonly listing: Compare = (a, b) => {
+    const keys = (this.#titleKeys ??= this.titles.map(primaryKey))
+    return this.kinds[a]! - this.kinds[b]! || compareTitles(this.titles[a]!, keys[a], this.titles[b]!, keys[b]) || this.byId(a, b)
+  }
 
   readonly byUrl: Compare = (a, b) => this.urlHigh[a]! - this.urlHigh[b]! || this.urlLow[a]! - this.urlLow[b]! || a - b
 
