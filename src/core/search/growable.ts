@@ -15,8 +15,8 @@ export const MAX_RESERVED_BYTES = 2 ** 32
  * Past this size an array grows by this much at a time, not by doubling. Growing in place never
  * copies, so doubling buys nothing; and V8 zeroes what a resizable buffer gives back when it shrinks
  * (`done()`), touching every page of the slack: a 64 MiB arena doubled to 128 MiB faulted in and
- * zeroed 64 MiB it never used, a quarter of a 100 000-record build's page faults (each costs several
- * microseconds on a virtual machine). A step bounds that to 1 MiB an array.
+ * zeroed 64 MiB it never used (a page fault costs several microseconds on a virtual machine). A
+ * step bounds that to 1 MiB an array.
  */
 export const GROWTH_STEP_BYTES = 1 << 20
 
