@@ -17,9 +17,11 @@ function random(seed: number): () => number {
   }
 }
 
-// Letters with and without marks and case, ligatures, digits, spaces, ASCII punctuation, and
-// characters left to the collator (typographic quotes, no-break space, €, ß, a combining accent).
-const ALPHABET = [...'aAbBcCeEoOzZéÉèêëàâçÇîïôöùûüÿœŒæÆ0159 -_,;:!?.\'"()[]/&%+<=>|~$', '’', '«', '»', '\u00a0', '€', 'ß', '\u0301', 'ø', 'ñ', 'Ω']
+// Every printable ASCII character, letters with marks, ligatures, and characters left to the
+// collator (typographic quotes, no-break space, €, ß, a combining accent, Greek); letters, marks and
+// spaces twice, so that titles share prefixes.
+const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i))
+const ALPHABET = [...PRINTABLE_ASCII, ...'aAeEoO  éÉèêëàâçÇîïôöùûüÿœŒæÆ'.repeat(2), '’', '«', '»', '\u00a0', '€', 'ß', '\u0301', 'ø', 'ñ', 'ı', 'Ω']
 
 function titles(count: number, seed: number): string[] {
   const next = random(seed)
