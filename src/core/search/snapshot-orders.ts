@@ -51,10 +51,10 @@ export class OrderKeys {
 }
 
 /**
- * Sorted runs merged into one sorted list (one run per part of a build); in shared memory if
+ * Sorted runs merged into one sorted list (one run per build thread); in shared memory if
  * `shared`. Merged two by two, round after round, so each document is compared about log2(runs)
- * times: a parallel build cuts its source into a dozen parts or more, and the listing's comparison
- * (French collation) is the costly one.
+ * times, not once per later run: on a machine with many cores a first build has as many runs, and
+ * the listing's comparison (French collation) is the costly one.
  */
 export function mergeRuns(runs: Uint32Array[], compare: Compare, shared = false): Uint32Array {
   let round = runs.length > 0 ? runs : [new Uint32Array(0)]
