@@ -101,41 +101,52 @@ export const OfferDataSchema = component(
   { id: 'OfferData' },
 )
 
+/**
+ * A record's fields, without the rules that span fields (`recordRuleIssues`): FactSchema adds those.
+ * Kept apart so that the build's compiled check (validate.ts, fast-parse.ts) derives from the same
+ * fields and applies the same rules.
+ */
+export const RecordFieldsSchema = strict({
+  id: RecordIdSchema,
+  kind: KindSchema,
+  title: nonEmpty(),
+  text: z.string(),
+  description: z.string().optional(),
+  url: httpUrl().describe('Link to the original page of the record.'),
+  regions: z.array(nonEmpty()).describe("Territory declared in the record. Official rules and lessons carry 'France'."),
+  verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
+  effective_from: z.iso.date().optional(),
+  modified_at: z.iso.datetime({ offset: true }).optional().describe('RFC 3339 date-time; not a verification.'),
+  evidence_kind: z.enum(['product', 'method', 'declaration', 'analysis']).optional(),
+  verification_scope: z.string().max(500).optional().describe('Scope of the verification; only with verified_at.'),
+  bibliography: z.array(nonEmpty()).optional(),
+  chapter: ChapterSchema.optional(),
+  image: httpUrl().optional(),
+  video: VideoSchema.optional(),
+  organization_data: OrganizationDataSchema.optional(),
+  person_data: PersonDataSchema.optional(),
+  offer_data: OfferDataSchema.optional(),
+  sources: z.array(SourceSchema),
+  related: z.array(RelatedSchema).optional(),
+})
+
+/** The problems of a record whose fields are each valid, with the rules that span fields; none when it is valid. */
+export function recordRuleIssues(record: z.output<typeof RecordFieldsSchema>): { path: [string]; message: string }[] {
+  const issues: { path: [string]; message: string }[] = []
+  const prefix = ID_PREFIX_BY_KIND[record.kind]
+  // `page-` is a suffix of nothing else, but `fait-` is a suffix of `expertise-fait-`: compare exactly.
+  const actual = record.id.startsWith('expertise-fait-') ? 'expertise-fait-' : record.id.slice(0, record.id.indexOf('-') + 1)
+  if (actual !== prefix) issues.push({ path: ['id'], message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"` })
+  if (record.verification_scope !== undefined && record.verified_at === undefined) {
+    issues.push({ path: ['verification_scope'], message: 'is only allowed together with verified_at' })
+  }
+  return issues
+}
+
 export const FactSchema = component(
-  strict({
-    id: RecordIdSchema,
-    kind: KindSchema,
-    title: nonEmpty(),
-    text: z.string(),
-    description: z.string().optional(),
-    url: httpUrl().describe('Link to the original page of the record.'),
-    regions: z.array(nonEmpty()).describe("Territory declared in the record. Official rules and lessons carry 'France'."),
-    verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
-    effective_from: z.iso.date().optional(),
-    modified_at: z.iso.datetime({ offset: true }).optional().describe('RFC 3339 date-time; not a verification.'),
-    evidence_kind: z.enum(['product', 'method', 'declaration', 'analysis']).optional(),
-    verification_scope: z.string().max(500).optional().describe('Scope of the verification; only with verified_at.'),
-    bibliography: z.array(nonEmpty()).optional(),
-    chapter: ChapterSchema.optional(),
-    image: httpUrl().optional(),
-    video: VideoSchema.optional(),
-    organization_data: OrganizationDataSchema.optional(),
-    person_data: PersonDataSchema.optional(),
-    offer_data: OfferDataSchema.optional(),
-    sources: z.array(SourceSchema),
-    related: z.array(RelatedSchema).optional(),
-  })
-    .superRefine((record, ctx) => {
-      const prefix = ID_PREFIX_BY_KIND[record.kind]
-      // `page-` is a suffix of nothing else, but `fait-` is a suffix of `expertise-fait-`: compare exactly.
-      const actual = record.id.startsWith('expertise-fait-') ? 'expertise-fait-' : record.id.slice(0, record.id.indexOf('-') + 1)
-      if (actual !== prefix) {
-        ctx.addIssue({ code: 'custom', path: ['id'], message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"` })
-      }
-      if (record.verification_scope !== undefined && record.verified_at === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['verification_scope'], message: 'is only allowed together with verified_at' })
-      }
-    }),
+  RecordFieldsSchema.superRefine((record, ctx) => {
+    for (const issue of recordRuleIssues(record)) ctx.addIssue({ code: 'custom', ...issue })
+  }),
   { id: 'Fact', description: 'A reference record, with its link, sources and verification fields.' },
 )
 
