@@ -5,12 +5,25 @@
  * (`RecordValidator`), so a large set is never held as raw objects.
  */
 import type { z } from 'zod'
-import { FactSchema, type Fact } from './record.js'
+import { compileFastParse, UNSURE } from './fast-parse.js'
+import { FactSchema, RecordFieldsSchema, recordRuleIssues, type Fact } from './record.js'
 
 /** Where a raw record came from, for messages: "record 3" or "line 7". */
 export type RawRecord = { value: unknown; where: string }
 
 const MAX_REPORTED_PROBLEMS = 20
+
+/**
+ * The record's fields compiled (fast-parse.ts): a record it accepts, and whose cross-field rules
+ * hold, is what FactSchema would answer; anything else is judged, and described, by FactSchema.
+ */
+const fastParseFields = compileFastParse(RecordFieldsSchema).parse
+
+/** A valid record as FactSchema gives it, or undefined when FactSchema must judge it (it may be invalid). */
+export function fastParseRecord(value: unknown): Fact | undefined {
+  const fields = fastParseFields(value)
+  return fields === UNSURE || recordRuleIssues(fields).length > 0 ? undefined : fields
+}
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.length > 0 ? `field "${issue.path.join('.')}"` : 'record'
@@ -33,6 +46,8 @@ export class RecordValidator {
 
   /** The record if it is valid; undefined (and a problem noted) otherwise. */
   check(value: unknown, where: string): Fact | undefined {
+    const fast = fastParseRecord(value)
+    if (fast !== undefined) return fast
     const result = FactSchema.safeParse(value)
     if (result.success) return result.data
     for (const issue of result.error.issues) this.#note(`${where}${idOf(value)}: ${describeIssue(issue)}`)
