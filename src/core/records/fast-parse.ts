@@ -12,6 +12,10 @@
  * to keep is that whatever it accepts, zod accepts with the same output: `fast-parse.test.ts`
  * checks that against zod over the sample, a generated corpus and mutated records.
  *
+ * It also measures what it accepts (`measure`), for a build that reads records from JSON text (an
+ * NDJSON line): with it, json-text.ts tells whether the text already is the record's canonical JSON
+ * without serialising the record.
+ *
  * Written by hand because no library compiles a zod schema (zod's own JIT covers an object's
  * fields, not the checks and closures under them; Ajv compiles JSON Schema, which cannot state a
  * trim or zod's URL rules). It reads zod's definitions (`_zod.def`), which zod documents for
@@ -25,8 +29,26 @@ export const UNSURE: unique symbol = Symbol('fast-parse: unsure')
 
 export type FastParse<T> = (value: unknown) => T | typeof UNSURE
 
+/** What a compiled check measured of an output it accepted, for json-text.ts. */
+export type OutputMeasure = {
+  /**
+   * The length of JSON.stringify of the output, escapes counted as one character, numbers as
+   * JSON.stringify spells them, when the output is its input as parsed: the same keys in the same
+   * order, no string trimmed, no number but an object's member, no value of unknown shape. Else -1.
+   */
+  unescapedLength: number
+  /** How many of `numberKeys` and `numberTexts` hold the output's numbers, in the output's order. */
+  numbers: number
+  /** Per number, the member it is the value of, as JSON text: `"price":`. */
+  numberKeys: string[]
+  /** Per number, as JSON.stringify spells it. */
+  numberTexts: string[]
+}
+
 export type CompiledParse<T> = {
   parse: FastParse<T>
+  /** What the last `parse` that accepted measured of its output: one object, rewritten by each call. */
+  measure: OutputMeasure
   /** Where the schema uses something this compiler does not reproduce (those paths always answer UNSURE). */
   unsupported: string[]
 }
@@ -175,23 +197,29 @@ class Compiler {
     return name
   }
 
-  /** Emits the check of `input` against `schema` and returns the variable holding its output (`return U` on failure). */
-  value(schema: Schema, input: string, path: string): string {
+  /**
+   * Emits the check of `input` against `schema` and returns the variable holding its output (`return
+   * U` on failure). `member`: when `input` is an object's member, an expression giving its key as
+   * JSON text with its colon (`"price":`), for the measure of its numbers.
+   */
+  value(schema: Schema, input: string, path: string, member?: string): string {
     const def = schema._zod.def
     switch (def.type) {
       case 'string':
         return this.#string(schema, input, path)
       case 'number':
-        return this.#number(schema, input, path)
+        return this.#number(schema, input, path, member)
       case 'boolean':
         if (hasChecks(def)) return this.#fail(path, 'checks or coercion on a boolean')
         this.emit(`if (typeof ${input} !== 'boolean') return U`)
+        this.emit(`length += ${input} ? 4 : 5`)
         return input
       case 'enum': {
         const values = Object.values(def.entries ?? {})
         if (!values.every((v) => typeof v === 'string')) return this.#fail(path, 'an enum of other values than strings')
         if (hasChecks(def)) return this.#fail(path, 'checks on an enum')
         this.emit(`if (!${this.constant(new Set(values))}.has(${input})) return U`)
+        this.emit(`length += ${input}.length + 2`)
         return input
       }
       case 'array':
@@ -201,9 +229,10 @@ class Compiler {
       case 'record':
         return this.#record(def, input, path)
       case 'union':
-        return this.#union(def, input, path)
+        return this.#union(def, input, path, member)
       case 'unknown':
       case 'any':
+        this.emit(member === undefined ? 'plain = false' : `measureUnknown(${input}, ${member})`)
         return input
       default:
         return this.#fail(path, `a ${def.type}`)
@@ -222,6 +251,7 @@ class Compiler {
     this.emit(`if (typeof ${input} !== 'string') return U`)
     const out = this.variable()
     this.emit(`let ${out} = ${input}`)
+    let transformed = false
     // A string format (z.url(), z.iso.date()) is a check of its own, run before the others.
     const checks = schema._zod.traits.has('$ZodCheck') ? [schema, ...(def.checks ?? [])] : (def.checks ?? [])
     for (const check of checks) {
@@ -229,6 +259,7 @@ class Compiler {
       switch (c.check) {
         case 'overwrite':
           this.emit(`${out} = ${this.constant(c.tx)}(${out})`)
+          transformed = true
           break
         case 'min_length':
           this.emit(`if (${out}.length < ${Number(c.minimum)}) return U`)
@@ -252,13 +283,18 @@ class Compiler {
           return this.#fail(path, `the string check "${c.check}"`)
       }
     }
+    if (transformed) this.emit(`if (${out} !== ${input}) plain = false`)
+    this.emit(`length += ${out}.length + 2`)
     return out
   }
 
-  #number(schema: Schema, input: string, path: string): string {
+  #number(schema: Schema, input: string, path: string, member: string | undefined): string {
     const def = schema._zod.def
     if (def.coerce === true) return this.#fail(path, 'a coerced number')
     this.emit(`if (typeof ${input} !== 'number' || !Number.isFinite(${input})) return U`)
+    // A number has several spellings: json-text.ts finds each member's in the text, by its key.
+    if (member === undefined) this.emit('plain = false')
+    else this.emit(`measureNumber(${input}, ${member})`)
     const checks = schema._zod.traits.has('$ZodCheck') ? [schema, ...(def.checks ?? [])] : (def.checks ?? [])
     for (const check of checks) {
       const c = check._zod.def
@@ -282,6 +318,7 @@ class Compiler {
     const i = this.variable()
     const element = this.variable()
     this.emit(`const ${out} = new Array(${input}.length)`)
+    this.emit(`length += ${input}.length === 0 ? 2 : ${input}.length + 1`)
     this.emit(`for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
     this.emit(`const ${element} = ${input}[${i}]`)
     const result = this.value(def.element!, element, `${path}[]`)
@@ -313,6 +350,9 @@ class Compiler {
     this.emit(`if (typeof ${input} !== 'object' || ${input} === null || Array.isArray(${input})) return U`)
     const out = this.variable()
     this.emit(`const ${out} = {}`)
+    // Braces, then per key present its quotes, colon and comma (one comma too many, taken back below).
+    const present = this.variable()
+    this.emit(`let ${present} = 0`)
     for (const key of keys) {
       const field = shape[key]!
       const value = this.variable()
@@ -322,19 +362,35 @@ class Compiler {
       if (optional) this.emit(`if (${value} === undefined) { if (${literal(key)} in ${input}) return U } else {`)
       else this.emit(`if (${value} === undefined) return U`)
       const inner = optional ? field._zod.def.innerType! : field
-      const result = this.value(inner, value, path === '' ? key : `${path}.${key}`)
+      const result = this.value(inner, value, path === '' ? key : `${path}.${key}`, literal(`${literal(key)}:`))
       this.emit(`${out}[${literal(key)}] = ${result}`)
+      this.emit(`length += ${key.length + 4}; ${present}++`) // unescaped, as the strings are
       if (optional) this.emit('}')
     }
-    if (catchall !== undefined) {
+    if (catchall === undefined) {
+      // A plain object drops the keys it does not know: its output may not be its input.
+      this.emit('plain = false')
+    } else {
+      // The output's keys are in the shape's order: the input's must be too (`at`: the shape's rank).
       const key = this.variable()
-      const known = keys.map((k) => `case ${literal(k)}:`).join(' ')
+      const at = this.variable()
+      const last = this.variable()
+      const known = keys.map((k, i) => `case ${literal(k)}: ${at} = ${i}; break`).join('; ')
+      this.emit(`let ${last} = -1`)
       this.emit(`for (const ${key} in ${input}) {`)
-      this.emit(`switch (${key}) { ${known} continue }`)
+      this.emit(`let ${at} = -1`)
+      this.emit(`switch (${key}) { ${known} }`)
+      this.emit(`if (${at} >= 0) { if (${at} < ${last}) plain = false; ${last} = ${at}; continue }`)
       // zod skips an undeclared __proto__ (assigning it would replace the result's prototype): judged there.
-      this.emit(catchall === 'never' ? 'return U' : `if (${key} === '__proto__') return U; ${out}[${key}] = ${input}[${key}]`)
+      this.emit(
+        catchall === 'never'
+          ? 'return U'
+          : // After the shape's keys in the output: a shape's key after it in the input is out of order.
+            `if (${key} === '__proto__') return U; ${out}[${key}] = ${input}[${key}]; ${last} = ${keys.length}; measureKey(${key}); measureUnknown(${input}[${key}], JSON.stringify(${key}) + ':'); ${present}++`,
+      )
       this.emit('}')
     }
+    this.emit(`length += ${present} === 0 ? 2 : 1`)
     return out
   }
 
@@ -350,13 +406,17 @@ class Compiler {
     const out = this.variable()
     const key = this.variable()
     const value = this.variable()
+    const present = this.variable()
     this.emit(`const ${out} = {}`)
+    this.emit(`let ${present} = 0`)
     this.emit(`for (const ${key} of Object.keys(${input})) {`)
     this.emit(`if (${key} === '__proto__') return U`)
     this.emit(`const ${value} = ${input}[${key}]`)
-    const result = this.value(def.valueType!, value, `${path}{}`)
+    const result = this.value(def.valueType!, value, `${path}{}`, `JSON.stringify(${key}) + ':'`)
     this.emit(`${out}[${key}] = ${result}`)
+    this.emit(`measureKey(${key}); ${present}++`)
     this.emit('}')
+    this.emit(`length += ${present} === 0 ? 2 : 1`)
     return out
   }
 
@@ -364,7 +424,7 @@ class Compiler {
    * zod's union answers with its first option that accepts the value. Compiled only when the options
    * are of different JSON kinds: then at most one option can accept a value, the one of its kind.
    */
-  #union(def: Def, input: string, path: string): string {
+  #union(def: Def, input: string, path: string, member: string | undefined): string {
     const options = def.options ?? []
     const kinds = options.map(jsonKindOf)
     if (kinds.some((k) => k === undefined) || new Set(kinds).size !== kinds.length) return this.#fail(path, 'a union of options of one JSON kind')
@@ -373,7 +433,7 @@ class Compiler {
     this.emit(`let ${out}`)
     options.forEach((option, i) => {
       this.emit(`${i === 0 ? '' : 'else '}if (${kindTest(kinds[i]!, input)}) {`)
-      const result = this.value(option, input, path)
+      const result = this.value(option, input, path, member)
       this.emit(`${out} = ${result}`)
       this.emit('}')
     })
@@ -389,13 +449,45 @@ class Compiler {
 export function compileFastParse<S extends z.ZodType>(schema: S): CompiledParse<z.output<S>> {
   const compiler = new Compiler()
   const root = compiler.function('fastParse', () => compiler.value(schema as unknown as Schema, 'input', ''))
-  const body = `${compiler.functions.join('\n')}\nreturn ${root}`
-  let parse: FastParse<z.output<S>>
+  // What the functions compiled measure belongs to the last call: every one of them writes it.
+  const body = `let length = 0, plain = true, numbers = 0
+const measure = { unescapedLength: -1, numbers: 0, numberKeys: [], numberTexts: [] }
+const { numberKeys, numberTexts } = measure
+function measureNumber(value, member) {
+  const text = String(value)
+  length += text.length
+  numberKeys[numbers] = member
+  numberTexts[numbers++] = text
+}
+// A key the schema does not name: its quotes, colon and comma. One that starts with a digit may be
+// an array index, which an object lists before its other keys whatever the text's order: not measured.
+function measureKey(key) {
+  const first = key.charCodeAt(0)
+  if (first >= 0x30 && first <= 0x39) plain = false
+  length += key.length + 4
+}
+// A value of unknown shape: measured when it is a string, number, boolean or null; else not at all.
+function measureUnknown(value, member) {
+  if (typeof value === 'string') length += value.length + 2
+  else if (typeof value === 'number') measureNumber(value, member)
+  else if (typeof value === 'boolean') length += value ? 4 : 5
+  else if (value === null) length += 4
+  else plain = false
+}
+${compiler.functions.join('\n')}
+function parse(input) {
+  length = 0; plain = true; numbers = 0
+  const output = ${root}(input)
+  if (output !== U) { measure.unescapedLength = plain ? length : -1; measure.numbers = numbers }
+  return output
+}
+return { parse, measure }`
+  let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'measure'>
   try {
-    parse = new Function('c', 'U', 'isPlainHttpUrl', body)(compiler.constants, UNSURE, isPlainHttpUrl) as FastParse<z.output<S>>
+    compiled = new Function('c', 'U', 'isPlainHttpUrl', body)(compiler.constants, UNSURE, isPlainHttpUrl) as typeof compiled
   } catch (err) {
     if (!(err instanceof EvalError)) throw err
-    parse = () => UNSURE
+    compiled = { parse: () => UNSURE, measure: { unescapedLength: -1, numbers: 0, numberKeys: [], numberTexts: [] } }
   }
-  return { parse, unsupported: compiler.unsupported }
+  return { ...compiled, unsupported: compiler.unsupported }
 }

@@ -9,7 +9,7 @@ import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-
 import { forEachLine } from './ndjson-lines.js'
 import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
-import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
+import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type RecordText, type SourceSpec } from './source.js'
 
 /**
  * The largest JSON document (an array, or `{"records": [...]}`) read whole: V8 cannot hold a string
@@ -140,9 +140,18 @@ export class FileRecordSource implements RecordSource {
   private async readNdjson(consume: RecordConsumer): Promise<void> {
     const range = this.#range
     let number = range === undefined || range.start === 0 ? 0 : await lineBreaksBefore(this.path, range.start)
-    await forEachLine(this.path, range, (line) => {
-      const record = parseNdjsonLine(this.origin, number === 0 ? line.replace(/^\uFEFF/, '') : line, ++number)
-      if (record !== undefined) consume(record.value, record.where)
+    // One object for every line (the consumer reads it during its call only).
+    const text: RecordText = { json: '', bytes: undefined, start: 0, end: 0 }
+    await forEachLine(this.path, range, (line, bytes, start, end) => {
+      const json = number === 0 ? line.replace(/^\uFEFF/, '') : line
+      const record = parseNdjsonLine(this.origin, json, ++number)
+      if (record === undefined) return
+      text.json = json
+      // A first line that began with a byte-order mark is not its bytes: encoded again if kept.
+      text.bytes = json === line ? bytes : undefined
+      text.start = start
+      text.end = end
+      consume(record.value, record.where, text)
     })
   }
 

@@ -16,8 +16,14 @@ const LF = 0x0a
 const CR = 0x0d
 const CHUNK_BYTES = 1 << 20
 
+/**
+ * Takes a line, decoded, and where its bytes are: `bytes[start, end)`, valid only during the call
+ * (the buffer is reused for the next read).
+ */
+export type LineConsumer = (line: string, bytes: Buffer, start: number, end: number) => void
+
 /** Calls `onLine` with each line of `path` (within `range`), without its line break; throws what `onLine` throws. */
-export async function forEachLine(path: string, range: ByteRange | undefined, onLine: (line: string) => void, chunkBytes = CHUNK_BYTES): Promise<void> {
+export async function forEachLine(path: string, range: ByteRange | undefined, onLine: LineConsumer, chunkBytes = CHUNK_BYTES): Promise<void> {
   const end = range?.end ?? Infinity
   let position = range?.start ?? 0
   let buffer: Buffer = Buffer.allocUnsafe(chunkBytes)
@@ -44,11 +50,11 @@ export async function forEachLine(path: string, range: ByteRange | undefined, on
           if (cr === filled - 1 && !last) break // "\r" as the last byte read: whether "\n" follows is in the next read
           if (data[cr + 1] === LF) breakBytes = 2
         }
-        onLine(data.toString('utf8', lineStart, lineEnd))
+        onLine(data.toString('utf8', lineStart, lineEnd), data, lineStart, lineEnd)
         lineStart = lineEnd + breakBytes
       }
       if (last) {
-        if (lineStart < filled) onLine(data.toString('utf8', lineStart, filled)) // the last line, without a line break
+        if (lineStart < filled) onLine(data.toString('utf8', lineStart, filled), data, lineStart, filled) // the last line, without a line break
         return
       }
       buffer.copy(buffer, 0, lineStart, filled)

@@ -31,8 +31,21 @@ export class SourceUnavailableError extends Error {
   override readonly name = 'SourceUnavailableError'
 }
 
-/** Takes one raw record (not yet validated) and where it came from ("line 7"). */
-export type RecordConsumer = (value: unknown, where: string) => void
+/**
+ * The JSON text a raw record was parsed from, when the source has it (an NDJSON line, a row's text):
+ * a build keeps it as the record's bytes when it already is the record's canonical JSON
+ * (json-text.ts). Valid only during the consumer's call: a source may reuse it for the next record.
+ */
+export type RecordText = {
+  json: string
+  /** `json`'s bytes as read, `bytes[start, end)`, when the source read bytes (undefined: encode `json`). */
+  bytes: Uint8Array | undefined
+  start: number
+  end: number
+}
+
+/** Takes one raw record (not yet validated), where it came from ("line 7"), and the text it was parsed from if known. */
+export type RecordConsumer = (value: unknown, where: string, text?: RecordText) => void
 
 /** What a read learnt besides the records. */
 export type ReadInfo = {

@@ -5,7 +5,7 @@
  * (`RecordValidator`), so a large set is never held as raw objects.
  */
 import type { z } from 'zod'
-import { compileFastParse, UNSURE } from './fast-parse.js'
+import { compileFastParse, UNSURE, type OutputMeasure } from './fast-parse.js'
 import { FactSchema, RecordFieldsSchema, recordRuleIssues, type Fact } from './record.js'
 
 /** Where a raw record came from, for messages: "record 3" or "line 7". */
@@ -17,11 +17,11 @@ const MAX_REPORTED_PROBLEMS = 20
  * The record's fields compiled (fast-parse.ts): a record it accepts, and whose cross-field rules
  * hold, is what FactSchema would answer; anything else is judged, and described, by FactSchema.
  */
-const fastParseFields = compileFastParse(RecordFieldsSchema).parse
+const fastFields = compileFastParse(RecordFieldsSchema)
 
 /** A valid record as FactSchema gives it, or undefined when FactSchema must judge it (it may be invalid). */
 export function fastParseRecord(value: unknown): Fact | undefined {
-  const fields = fastParseFields(value)
+  const fields = fastFields.parse(value)
   return fields === UNSURE || recordRuleIssues(fields).length > 0 ? undefined : fields
 }
 
@@ -41,17 +41,27 @@ export type ValidationProblems = { reported: string[]; count: number }
 export class RecordValidator {
   readonly #problems: string[] = []
   #count = 0
+  #measured = false
 
   constructor(readonly origin: string) {}
 
   /** The record if it is valid; undefined (and a problem noted) otherwise. */
   check(value: unknown, where: string): Fact | undefined {
     const fast = fastParseRecord(value)
+    this.#measured = fast !== undefined
     if (fast !== undefined) return fast
     const result = FactSchema.safeParse(value)
     if (result.success) return result.data
     for (const issue of result.error.issues) this.#note(`${where}${idOf(value)}: ${describeIssue(issue)}`)
     return undefined
+  }
+
+  /**
+   * What the compiled check measured of the record the last `check` accepted (fast-parse.ts), for
+   * json-text.ts; undefined when zod judged it. Rewritten by the next check.
+   */
+  get measure(): OutputMeasure | undefined {
+    return this.#measured ? fastFields.measure : undefined
   }
 
   /** Notes a second record with an id already used. */

@@ -6,7 +6,8 @@
  */
 import { createHash, hash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
-import type { SnapshotInfo } from '../records/source.js'
+import { canonicalBytes, isCanonicalJson } from '../records/json-text.js'
+import type { RecordText, SnapshotInfo } from '../records/source.js'
 import { RecordValidator, type ValidationProblems } from '../records/validate.js'
 import { Growable, pageBacked } from './growable.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
@@ -160,14 +161,17 @@ export class SnapshotBuilder {
     return this.#titles.length
   }
 
-  /** Validates and indexes one raw record; a bad one is noted for `finish` and left out. */
-  add(value: unknown, where: string): void {
+  /**
+   * Validates and indexes one raw record; a bad one is noted for `finish` and left out. `text`: the
+   * JSON text it was parsed from, kept as its bytes when it is the record's canonical JSON.
+   */
+  add(value: unknown, where: string, text?: RecordText): void {
     if (this.#own !== undefined) throw new Error('snapshot builder: a record added after its own records were sealed')
     const record = this.#validator.check(value, where)
     if (record === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
     const doc = this.#titles.length
     const [prefix, high, low] = idKey(record.id)! // the schema checked the id
-    this.#store(JSON.stringify(record), prefix, high, low)
+    this.#store(record, text, prefix, high, low)
     const kind = KINDS.indexOf(record.kind)
     this.#kinds.push(kind)
     this.#countsByKind[kind]!++
@@ -190,14 +194,25 @@ export class SnapshotBuilder {
 
   /**
    * Writes a record's JSON into the current arena and its ETag, and notes where its bytes are: there,
-   * or where the previous snapshot holds the same bytes (then the arena takes them back).
+   * or where the previous snapshot holds the same bytes (then the arena takes them back). The JSON
+   * is the text the record was read from when that is canonical (its bytes copied when the source
+   * read bytes), else the record serialised.
    */
-  #store(json: string, prefix: number, high: number, low: number): void {
+  #store(record: Fact, text: RecordText | undefined, prefix: number, high: number, low: number): void {
     let current = this.#arenas.at(-1)!
     if (current.length >= this.#arenaBytes) this.#arenas.push((current = new Growable('u8')))
-    const arena = this.#writable(current, json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const canonical = text !== undefined && isCanonicalJson(text.json, this.#validator.measure)
+    const bytes = canonical && text.bytes !== undefined ? canonicalBytes(text.bytes, text.start, text.end) : undefined
     const start = current.length
-    const written = arena.write(json, start)
+    let written: number
+    if (bytes !== undefined) {
+      this.#writable(current, bytes.length).set(bytes, start)
+      written = bytes.length
+    } else {
+      const json = canonical ? text.json : JSON.stringify(record)
+      written = this.#writable(current, json.length * 3).write(json, start) // UTF-8 takes at most 3 bytes per UTF-16 unit
+    }
+    const arena = this.#writable(current, 0)
     const etagAt = this.#etags.length
     const etag = hash('sha256', arena.subarray(start, start + written), 'base64url')
     this.#writable(this.#etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')

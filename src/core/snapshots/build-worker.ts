@@ -43,7 +43,7 @@ async function buildSnapshot(source: RecordSource, { origin, parts, previous }: 
   // Listening at once: a part may be done before this thread's own read.
   const others = parts.map((port) => answerOn<PartReply>(port))
   const builder = new SnapshotBuilder(origin, { previous })
-  const info = await source.read((value, where) => builder.add(value, where))
+  const info = await source.read((value, where, text) => builder.add(value, where, text))
   if (parts.length === 0) return { data: withPreparedAnswers(builder.finish(info)), info }
   builder.seal() // its share of the sorting and encoding, while the other threads still read
   // In source order: the first part that failed is what a read of the whole would have reported.
@@ -63,7 +63,7 @@ port.once('message', (request: BuildRequest) => {
     try {
       if (request.role === 'part') {
         const builder = new SnapshotBuilder(request.origin, { previous: request.previous })
-        const info = await source.read((value, where) => builder.add(value, where))
+        const info = await source.read((value, where, text) => builder.add(value, where, text))
         const part = builder.part()
         request.answerTo.postMessage({ ok: true, part, info } satisfies PartReply, partTransferList(part))
       } else {

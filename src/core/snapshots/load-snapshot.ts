@@ -58,6 +58,6 @@ export const loadInWorker: SnapshotLoader = async (source, options) => {
 export const loadInProcess: SnapshotLoader = async (source, options) => {
   const serving = options?.serving
   const builder = new SnapshotBuilder(source.origin, { previous: serving?.previousRecords() })
-  const info = await source.read((value, where) => builder.add(value, where))
+  const info = await source.read((value, where, text) => builder.add(value, where, text))
   return new RecordIndex(withPreparedAnswers(builder.finish(info)), { previous: serving })
 }

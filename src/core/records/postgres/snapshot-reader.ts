@@ -7,6 +7,7 @@
  */
 import type { ClientBase } from 'pg'
 import Cursor from 'pg-cursor'
+import type { RecordConsumer, RecordText } from '../source.js'
 import { SnapshotChecksum } from './checksum.js'
 import { SNAPSHOT_LOCK_KEY, TABLES } from './tables.js'
 
@@ -84,7 +85,7 @@ export type ReadOptions = {
  * order; undefined when nothing was ever published. A row that is not JSON is given as its text
  * (validation then refuses it, naming the row).
  */
-export async function readCurrentSnapshot(client: ClientBase, options: ReadOptions, consume: (value: unknown, where: string) => void): Promise<ReadSnapshot | undefined> {
+export async function readCurrentSnapshot(client: ClientBase, options: ReadOptions, consume: RecordConsumer): Promise<ReadSnapshot | undefined> {
   await options.withDeadline(client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'))
   try {
     const publication = await options.withDeadline(currentPublication(client))
@@ -98,7 +99,7 @@ export async function readCurrentSnapshot(client: ClientBase, options: ReadOptio
   }
 }
 
-async function readRows(client: ClientBase, snapshotId: number, options: ReadOptions, consume: (value: unknown, where: string) => void): Promise<{ count: number; checksum: string }> {
+async function readRows(client: ClientBase, snapshotId: number, options: ReadOptions, consume: RecordConsumer): Promise<{ count: number; checksum: string }> {
   // record::text is the text as published (json keeps it verbatim); parsing is ours, so a bad row is named, not thrown by the driver.
   const cursor = client.query(
     new Cursor<{ record_id: string; text: string }>(
@@ -108,6 +109,8 @@ async function readRows(client: ClientBase, snapshotId: number, options: ReadOpt
   )
   let count = 0
   const checksum = new SnapshotChecksum()
+  // The text as published is usually the record's canonical JSON: the build keeps it (json-text.ts).
+  const text: RecordText = { json: '', bytes: undefined, start: 0, end: 0 }
   try {
     for (;;) {
       const rows = await options.withDeadline(cursor.read(options.batchRows))
@@ -115,7 +118,8 @@ async function readRows(client: ClientBase, snapshotId: number, options: ReadOpt
       for (const row of rows) {
         checksum.add(row.text)
         count++
-        consume(parseRow(row.text), `row ${count}`)
+        text.json = row.text
+        consume(parseRow(row.text), `row ${count}`, text)
       }
     }
   } finally {

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
+import { createRng, hashSeed, sfc32, type Rng } from '../../../scripts/corpus/prng.js'
+import { temporaryFiles } from '../../../test/support/temporary-files.js'
+import { ETAG_LENGTH } from '../search/snapshot-data.js'
+import { loadInProcess } from '../snapshots/load-snapshot.js'
+import { FileRecordSource } from './file-source.js'
+import { canonicalBytes, isCanonicalJson } from './json-text.js'
+import { FactSchema, type Fact } from './record.js'
+import { RecordValidator } from './validate.js'
+
+const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const generated = [...new CorpusGenerator({ sample, seed: 'json-text' }).records(1_000)]
+
+/** What the build would decide for `json`: is it the canonical JSON of the record it holds? */
+function judged(json: string): boolean {
+  const validator = new RecordValidator('test')
+  const record = validator.check(JSON.parse(json), 'line 1')
+  return record !== undefined && isCanonicalJson(json, validator.measure)
+}
+
+/** The record's canonical JSON, as the build serialises it. */
+const canonical = (json: string) => JSON.stringify(FactSchema.parse(JSON.parse(json)))
+
+describe('isCanonicalJson', () => {
+  it('recognises the canonical JSON of every valid record', () => {
+    for (const record of [...sample, ...generated]) expect([record.id, judged(JSON.stringify(record))]).toEqual([record.id, true])
+  })
+
+  it('refuses a number spelled otherwise than JSON.stringify spells it, even where lengths compensate', () => {
+    const lesson = generated.find((r) => r.chapter !== undefined && r.chapter.number >= 1 && r.chapter.number <= 9)!
+    const json = JSON.stringify(lesson)
+    expect(judged(json)).toBe(true)
+    const member = `"number":${lesson.chapter!.number}`
+    for (const spelling of [`${lesson.chapter!.number}.0`, `${lesson.chapter!.number}e0`, `${lesson.chapter!.number}E0`]) {
+      const text = json.replace(member, `"number":${spelling}`)
+      expect(JSON.parse(text)).toEqual(JSON.parse(json))
+      expect([spelling, judged(text)]).toEqual([spelling, false])
+    }
+    // 1e3 is one character shorter than 1000: a space elsewhere makes the lengths equal.
+    const offer = structuredClone(generated.find((r) => r.offer_data?.price !== undefined)!)
+    offer.offer_data!.price = 1000
+    const canonicalOffer = JSON.stringify(offer)
+    expect(judged(canonicalOffer)).toBe(true)
+    const shorter = canonicalOffer.replace('"price":1000', '"price":1e3').replace('":', '": ')
+    expect(shorter.length).toBe(canonicalOffer.length)
+    expect(judged(shorter)).toBe(false)
+    // A duplicate member spelled canonically does not vouch for the one kept.
+    expect(judged(canonicalOffer.replace('"price":1000', '"price":1000,"price":1e3'))).toBe(false)
+  })
+
+  it('refuses an open object whose keys an object lists in another order than the text (array indexes first)', () => {
+    const offer = generated.find((r) => r.offer_data?.price !== undefined)!
+    const json = JSON.stringify(offer).replace(/"offer_data":\{([^}]*)\}/, '"offer_data":{$1,"10":"dix"}')
+    expect(json).not.toBe(canonical(json)) // "10" comes first in the record as parsed
+    expect(json.length).toBe(canonical(json).length)
+    expect(judged(json)).toBe(false)
+    const address = JSON.stringify({ ...offer, organization_data: { address: { street: 'rue', '2': 'bis' } } })
+    expect(judged(address)).toBe(false)
+  })
+
+  it('refuses texts that parse to the same record but are written otherwise', () => {
+    const record = generated.find((r) => r.text.includes('é') && r.sources.length > 0 && !r.chapter && !r.offer_data)!
+    const json = JSON.stringify(record)
+    expect(judged(json)).toBe(true)
+    const variants = {
+      'white space after a colon': json.replace('":', '": '),
+      'white space at the end': `${json} `,
+      'a line break inside the object': json.replace(',"', ',\n"'),
+      'a \\u escape of a letter': json.replace('é', '\\u00e9'),
+      'an escaped solidus': json.replace('https:/', 'https:\\/'),
+      'keys in another order': JSON.stringify(Object.fromEntries(Object.entries(record).reverse())),
+      'a duplicate key': json.replace('{"id":', `{"title":"x","id":`),
+      'a duplicate key whose first value holds escapes': json.replace('{"id":', `{"text":"a\\n\\"b\\"","id":`),
+      'a string zod trims': json.replace(`"title":"`, `"title":" `),
+    }
+    for (const [name, text] of Object.entries(variants)) {
+      expect(JSON.parse(text)).toBeDefined()
+      expect([name, judged(text)]).toEqual([name, false])
+    }
+  })
+
+  it('never calls a text canonical that is not, over texts rewritten at random', () => {
+    const rng = createRng(sfc32(hashSeed('json-text rewrites')))
+    let kept = 0
+    for (let n = 0; n < 4_000; n++) {
+      const json = rewrite(JSON.stringify(rng.pick(n % 4 === 0 ? sample : generated)), rng)
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(json)
+      } catch {
+        continue
+      }
+      if (!FactSchema.safeParse(parsed).success) continue
+      if (judged(json)) {
+        kept++
+        expect(json).toBe(canonical(json))
+      }
+    }
+    // Not a test that passes by refusing everything: unchanged rewrites are recognised.
+    expect(kept).toBeGreaterThan(500)
+  })
+})
+
+describe('canonicalBytes', () => {
+  it('gives the bytes a text was decoded from only when they are its UTF-8', () => {
+    const text = Buffer.from('xx{"a":"é"}yy')
+    expect(Buffer.from(canonicalBytes(text, 2, text.length - 2)!).toString()).toBe('{"a":"é"}')
+    // A 4-byte sequence cut short decodes to one U+FFFD: a text of the same length, other bytes.
+    const cut = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xf0, 0x9f, 0x98, 0x22, 0x7d])
+    expect(cut.toString('utf8')).toBe('{"a":"\uFFFD"}')
+    expect(canonicalBytes(cut, 0, cut.length)).toBeUndefined()
+  })
+})
+
+describe('a snapshot built from NDJSON', () => {
+  const files = temporaryFiles('json-text-', 'ndjson')
+
+  it('serves every record as its canonical JSON, whichever way its line was written', async () => {
+    const records = generated.slice(0, 40)
+    const lines = records.map((record, i) => {
+      const json = JSON.stringify(record)
+      switch (i % 8) {
+        case 0:
+          return Buffer.from(json.replace('":', '": ')) // white space
+        case 1:
+          return Buffer.from(json.replace(/é/g, '\\u00e9')) // escaped letters
+        case 2:
+          return Buffer.from(`${json}\r`) // a CRLF line
+        case 3:
+          return Buffer.from(JSON.stringify(Object.fromEntries(Object.entries(record).reverse()))) // another key order
+        case 4: {
+          // invalid UTF-8 in a string: decoded to U+FFFD, served as its UTF-8
+          const at = json.indexOf('"title":"') + '"title":"'.length
+          return Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from(json.slice(at))])
+        }
+        default:
+          return Buffer.from(json) // canonical, kept as read
+      }
+    })
+    const path = files.write(Buffer.concat([Buffer.from('\uFEFF'), ...lines.flatMap((line) => [line, Buffer.from('\n')])]))
+    const index = await loadInProcess(new FileRecordSource(path))
+    const source = new FileRecordSource(path)
+    const parsed: unknown[] = []
+    await source.read((value) => void parsed.push(value))
+    expect(index.size).toBe(records.length)
+    for (const value of parsed) {
+      const record = FactSchema.parse(value)
+      const served = index.get(record.id)!
+      const json = JSON.stringify(record)
+      expect(served.bytes.toString('utf8')).toBe(json)
+      expect(served.etag).toBe(`"${createHash('sha256').update(json).digest('base64url').slice(0, ETAG_LENGTH)}"`)
+    }
+  })
+})
+
+/** One random rewrite of a record's JSON text: mostly none, else a change of spelling or of content. */
+function rewrite(json: string, rng: Rng): string {
+  switch (rng.int(12)) {
+    case 0: {
+      // white space somewhere between tokens
+      const at = json.indexOf(rng.pick(['":', ',"', '[', '}']))
+      return at < 0 ? json : `${json.slice(0, at + 1)}${rng.pick([' ', '\n', '\t'])}${json.slice(at + 1)}`
+    }
+    case 1: // a letter as a \u escape
+      return json.replace(/[a-zé]/, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    case 2: // an escape JSON.stringify writes, in a string
+      return json.replace('"text":"', `"text":"${rng.pick(['\\n', '\\"', '\\\\', '\\t', '\\b', '\\f', '\\r'])}`)
+    case 3: // a duplicate member
+      return json.replace('{', `{${rng.pick(['"title":"Avant",', '"text":"x\\ny",', '"regions":[],'])}`)
+    case 4: {
+      // the keys in another order
+      const record = JSON.parse(json) as Record<string, unknown>
+      return JSON.stringify(Object.fromEntries(Object.entries(record).sort(() => rng.next() - 0.5)))
+    }
+    case 5: // a string with what zod trims
+      return json.replace('"title":"', `"title":"${rng.pick([' ', '\\n', '\\t'])}`)
+    case 6: // a number spelled another way, perhaps with white space making up its length
+      return json.replace(/":(\d+)([,}])/, (_, digits: string, end: string) => `":${rng.pick([`${digits}.0`, `${digits}e0`, `${Number(digits) / 10}e1`, `0${digits}`])}${end}`).replace(rng.chance(0.5) ? '","' : '\0', '", "')
+    case 7: {
+      // open objects with members of their own: numbers, a key holding the name of another, decoys
+      const record = JSON.parse(json) as Record<string, unknown>
+      record.offer_data = { ...(record.offer_data as object), price: rng.pick([0, 12.5, 1000, '30 €']), [rng.pick(['sessions', 'x"price', 'price_'])]: rng.pick<unknown>([3, 1e21, 0.1, 'a"b', null, true, false, [1], { a: 1 }]) }
+      record.organization_data = { legal_name: 'X', address: rng.pick<unknown>(['1 rue', { street: 'rue', number: 10, 'x"number': 10 }, {}]), [rng.pick(['founded', 'price'])]: rng.pick<unknown>([1990, '1990', null]) }
+      // In the schema's order (the open objects were added last), so that unchanged it is canonical.
+      const text = JSON.stringify(FactSchema.safeParse(record).data ?? record)
+      return rng.pick([
+        text,
+        text.replace(/"price":(\d+)/, '"price":$1.0'),
+        text.replace(/"price":1000/, '"price":1e3').replace('":"', '": "'),
+        text.replace('"legal_name":"X"', '"legal_name":"X","founded":1990'),
+        text.replace(/"number":10/, '"number":1e1'),
+      ])
+    }
+    default:
+      return json
+  }
+}
