@@ -1,6 +1,6 @@
 /** `reference-records serve`: every setting is an environment variable and a flag of the same name. */
 import { SETTING_NAMES, SettingsSchema, flagName, loadConfig, processEnv, type Config } from '../config.js'
-import { buildThreads, prestartBuildThreads } from '../core/snapshots/build-thread.js'
+import { buildThreads, prestartBuildThreads, releasePrestartedBuildThreads } from '../core/snapshots/build-thread.js'
 import { UsageError, parseCommandArgs } from './args.js'
 
 /** Exit codes of `serve`, listed in its --help and in docs/operations.md. */
@@ -85,8 +85,11 @@ export async function runServe(args: string[]): Promise<number> {
     process.stderr.write(`reference-records serve: ${(err as Error).message}\n`)
     return SERVE_EXIT.usage
   }
-  // A records file is built at once, on every core: its build threads load while the service's modules do.
+  // A records file is built at once, on every core: its build threads (started by early-build-threads.ts
+  // when the CLI runs `serve`) load while the service's modules do. PostgreSQL's first read waits for
+  // a connection and a publication: no thread waits for it.
   if (config.records.databaseUrl === undefined) prestartBuildThreads(buildThreads())
+  else releasePrestartedBuildThreads()
   const { startServer } = await import('../service/service.js')
   try {
     await startServer(config, { handleSignals: true })

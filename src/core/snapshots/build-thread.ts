@@ -41,6 +41,11 @@ export function prestartBuildThreads(count: number): void {
   for (const worker of prestarted) worker.unref()
 }
 
+/** Stops the threads started ahead of time that no build took. */
+export function releasePrestartedBuildThreads(): void {
+  for (const worker of prestarted.splice(0)) void worker.terminate()
+}
+
 /** A build thread; `besideServed`: it builds a reload while a snapshot is served. */
 export function startBuildThread(besideServed: boolean): Worker {
   const early = besideServed ? undefined : prestarted.shift()
