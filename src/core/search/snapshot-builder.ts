@@ -90,6 +90,8 @@ export type SnapshotPart = {
   place: Uint32Array
   placeKind: string
   titles: string[]
+  /** The titles' collation keys, made to sort the part (the merge compares them again). */
+  titleKeys: (string | undefined)[]
   countsByKind: number[]
   problems: ValidationProblems
   text: TextIndexPart
@@ -145,6 +147,8 @@ export class SnapshotBuilder {
   #placeKind = 'record'
   /** Titles, for the listing order (sorted once at the end), then dropped. */
   readonly #titles: string[] = []
+  /** The titles' collation keys once made (`seal`, then each absorbed part's), for the merge in `finish`. */
+  readonly #titleKeys: (string | undefined)[] = []
   readonly #text = new TextIndexBuilder()
   /** The text indexes of absorbed parts, merged with this builder's own at the end. */
   readonly #laterText: TextIndexPart[] = []
@@ -245,7 +249,8 @@ export class SnapshotBuilder {
   /** What was built so far, as a part for another builder to absorb (this builder is done with it). */
   part(): SnapshotPart {
     if (this.#own !== undefined) throw new Error('snapshot builder: a sealed builder is not a part')
-    const orders = this.#orderKeys().sorted(0, this.#titles.length)
+    const keys = this.#orderKeys()
+    const orders = keys.sorted(0, this.#titles.length)
     return {
       orders,
       arenas: this.#arenas.map((arena) => arena.done()),
@@ -264,6 +269,7 @@ export class SnapshotBuilder {
       place: this.#place.done(),
       placeKind: this.#placeKind,
       titles: this.#titles,
+      titleKeys: keys.titleKeys(),
       countsByKind: this.#countsByKind,
       problems: this.#validator.problems(),
       text: mergeTextParts([this.#text.part(), ...this.#laterText]),
@@ -276,7 +282,10 @@ export class SnapshotBuilder {
    * while those threads still read, instead of after them.
    */
   seal(): void {
-    this.#own ??= { count: this.count, orders: this.#orderKeys().sorted(0, this.count), text: this.#text.part() }
+    if (this.#own !== undefined) return
+    const keys = this.#orderKeys()
+    this.#own = { count: this.count, orders: keys.sorted(0, this.count), text: this.#text.part() }
+    for (const key of keys.titleKeys()) this.#titleKeys.push(key)
   }
 
   /** Appends the records another builder read from the part of the source that follows this one's. */
@@ -313,6 +322,7 @@ export class SnapshotBuilder {
     this.#place.append(part.place)
     if (first === 0) this.#placeKind = part.placeKind
     for (const title of part.titles) this.#titles.push(title)
+    for (const key of part.titleKeys) this.#titleKeys.push(key)
     part.countsByKind.forEach((n, kind) => (this.#countsByKind[kind]! += n))
     this.#validator.absorb(part.problems)
     this.#laterText.push(part.text)
@@ -321,9 +331,9 @@ export class SnapshotBuilder {
   /** The snapshot; throws naming every bad record (the first 20) and duplicate id when there is any. */
   finish(info: { publishedAt?: string; snapshot?: SnapshotInfo; origin?: string } = {}): SnapshotData {
     const count = this.#titles.length
-    const keys = this.#orderKeys()
     // This builder's records sorted when sealed, each absorbed part's by its own thread: merged.
     this.seal()
+    const keys = this.#orderKeys()
     const own = this.#own!
     const runs = [own.orders, ...this.#laterOrders.splice(0)]
     const byId = mergeRuns(runs.map((r) => r.byId), keys.byId, true)
@@ -333,6 +343,7 @@ export class SnapshotBuilder {
     for (let rank = 0; rank < count; rank++) tieRank[byId[rank]!] = rank
     const order = mergeRuns(runs.map((r) => r.order), keys.listing)
     this.#titles.length = 0
+    this.#titleKeys.length = 0
     const byUrl = mergeRuns(runs.map((r) => r.byUrl), keys.byUrl)
     const { kinds, urlHigh, urlLow } = keys
     // What a later reload reads of this snapshot, in shared memory (previous-records.ts).
@@ -373,7 +384,9 @@ export class SnapshotBuilder {
   }
 
   #orderKeys(): OrderKeys {
-    return new OrderKeys(this.#kinds.done(), this.#titles, this.#idPrefix.done(), this.#idHigh.done(), this.#idLow.done(), this.#urlHigh.done(), this.#urlLow.done())
+    // The keys made when sealing and by the absorbed parts, once they cover every title.
+    const titleKeys = this.#titleKeys.length === this.#titles.length ? this.#titleKeys : undefined
+    return new OrderKeys(this.#kinds.done(), this.#titles, this.#idPrefix.done(), this.#idHigh.done(), this.#idLow.done(), this.#urlHigh.done(), this.#urlLow.done(), titleKeys)
   }
 
   #checkDuplicates(byId: Uint32Array, prefix: Uint8Array, high: Uint32Array, low: Uint32Array): void {

@@ -20,7 +20,11 @@ export class OrderKeys {
     readonly idLow: Uint32Array,
     readonly urlHigh: Uint32Array,
     readonly urlLow: Uint32Array,
-  ) {}
+    /** The titles' collation keys when already made (by the build threads that sorted their parts). */
+    titleKeys?: (string | undefined)[],
+  ) {
+    this.#titleKeys = titleKeys
+  }
 
   /** Ids' byte order (ties, only between duplicates, by document). */
   readonly byId: Compare = (a, b) =>
@@ -28,6 +32,11 @@ export class OrderKeys {
 
   /** The titles' collation keys (title-order.ts), made on the listing's first comparison. */
   #titleKeys: (string | undefined)[] | undefined
+
+  /** The titles' collation keys, made now if not yet. */
+  titleKeys(): (string | undefined)[] {
+    return (this.#titleKeys ??= this.titles.map(primaryKey))
+  }
 
   /** The listing: kind (spec order), title (French collation), id. */
   readonly listing: Compare = (a, b) => {
@@ -46,8 +55,46 @@ export class OrderKeys {
       sorted.set(docs)
       return sorted
     }
-    return { byId: sortedBy(this.byId), order: sortedBy(this.listing), byUrl: sortedBy(this.byUrl) }
+    // Ids and urls are numbers: sorted natively by their first 32 (or 35) bits, the collator's order by comparisons.
+    const byId = sortedByMajor(from, to, (doc) => this.idPrefix[doc]! * 2 ** 32 + this.idHigh[doc]!, this.byId)
+    const byUrl = sortedByMajor(from, to, (doc) => this.urlHigh[doc]!, this.byUrl)
+    return { byId: byId ?? sortedBy(this.byId), order: sortedBy(this.listing), byUrl: byUrl ?? sortedBy(this.byUrl) }
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+/** Bits of a packed number that hold the document (below `major`'s, which take the other 35). */
+const DOC_BITS = 29
+
+/**
+ * Documents [from, to) in the order of `compare`, when that order begins with `major` (an integer
+ * below 2^35): each document is packed with its major key into a 64-bit number (the key's bits
+ * above, the document's below), the numbers sorted natively, and the runs of equal keys (rare for
+ * hashes and random ids) put in `compare`'s order. A comparison sort of 50 000 documents took
+ * 20–25 ms per order, the native sort 3. Undefined when the numbers cannot be packed (more than
+ * 2^29 documents, a big-endian machine): the caller sorts by comparisons.
+ */
+function sortedByMajor(from: number, to: number, major: (doc: number) => number, compare: Compare): Uint32Array | undefined {
+  const count = to - from
+  if (!LITTLE_ENDIAN || count >= 2 ** DOC_BITS) return undefined
+  const packed = new BigUint64Array(count)
+  const words = new Uint32Array(packed.buffer)
+  for (let i = 0; i < count; i++) {
+    const key = major(from + i)
+    words[2 * i] = ((key % 8) * 2 ** DOC_BITS + i) >>> 0 // the key's lowest 3 bits, then the document
+    words[2 * i + 1] = Math.floor(key / 8) >>> 0
+  }
+  packed.sort()
+  const sorted = pageBacked(Uint32Array, count)
+  for (let i = 0; i < count; i++) sorted[i] = from + (words[2 * i]! & (2 ** DOC_BITS - 1))
+  // Runs of one major key: ordered by the document so far, by `compare` now.
+  for (let start = 0; start < count; ) {
+    let end = start + 1
+    while (end < count && major(sorted[end]!) === major(sorted[start]!)) end++
+    if (end - start > 1) sorted.subarray(start, end).sort(compare)
+    start = end
+  }
+  return sorted
 }
 
 /**
