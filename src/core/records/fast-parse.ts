@@ -1,6 +1,6 @@
 /**
- * A zod schema compiled into one plain function that accepts what the schema accepts, for the
- * snapshot build's hot path. zod walks a tree of closures with a payload object, an issue array and
+ * A zod schema compiled into plain functions (one per object) that accept what the schema accepts,
+ * for the snapshot build's hot path. zod walks a tree of closures with a payload object, an issue array and
  * a run of checks per node: 12–16 µs of a record's 60 µs of build time, and about a sixth of a
  * build's CPU with its TurboFan compilations, in three isolates at every start.
  *
@@ -160,6 +160,8 @@ function kindTest(kind: NonNullable<ReturnType<typeof jsonKindOf>>, input: strin
 
 const literal = (key: string) => JSON.stringify(key)
 const hasChecks = (def: Def) => def.coerce === true || (def.checks?.length ?? 0) > 0
+/** A schema's checks in the order zod runs them: a format (z.url(), z.int()) is a check of its own, first. */
+const checksOf = (schema: Schema): Schema[] => (schema._zod.traits.has('$ZodCheck') ? [schema, ...(schema._zod.def.checks ?? [])] : (schema._zod.def.checks ?? []))
 
 class Compiler {
   /** The functions compiled so far, one per object schema, the root's last; `#lines` is the one being written. */
@@ -252,9 +254,7 @@ class Compiler {
     const out = this.variable()
     this.emit(`let ${out} = ${input}`)
     let transformed = false
-    // A string format (z.url(), z.iso.date()) is a check of its own, run before the others.
-    const checks = schema._zod.traits.has('$ZodCheck') ? [schema, ...(def.checks ?? [])] : (def.checks ?? [])
-    for (const check of checks) {
+    for (const check of checksOf(schema)) {
       const c = check._zod.def
       switch (c.check) {
         case 'overwrite':
@@ -295,8 +295,7 @@ class Compiler {
     // A number has several spellings: json-text.ts finds each member's in the text, by its key.
     if (member === undefined) this.emit('plain = false')
     else this.emit(`measureNumber(${input}, ${member})`)
-    const checks = schema._zod.traits.has('$ZodCheck') ? [schema, ...(def.checks ?? [])] : (def.checks ?? [])
-    for (const check of checks) {
+    for (const check of checksOf(schema)) {
       const c = check._zod.def
       if (c.check === 'number_format' && c.format === 'safeint') this.emit(`if (!Number.isSafeInteger(${input})) return U`)
       else if (c.check === 'greater_than' && typeof c.value === 'number') this.emit(`if (!(${input} ${c.inclusive ? '>=' : '>'} ${c.value})) return U`)
@@ -347,7 +346,7 @@ class Compiler {
     if (Object.getOwnPropertySymbols(shape).length > 0 || keys.includes('__proto__')) return this.#fail(path, 'a symbol or __proto__ key')
     const catchall = def.catchall?._zod.def.type
     if (catchall !== undefined && catchall !== 'never' && catchall !== 'unknown') return this.#fail(path, `a catchall of ${catchall}`)
-    this.emit(`if (typeof ${input} !== 'object' || ${input} === null || Array.isArray(${input})) return U`)
+    this.emit(`if (!${kindTest('object', input)}) return U`)
     const out = this.variable()
     this.emit(`const ${out} = {}`)
     // Braces, then per key present its quotes, colon and comma (one comma too many, taken back below).
@@ -397,7 +396,7 @@ class Compiler {
   /** zod's record of string keys: a new object with the input's own keys in order, each value checked. */
   #record(def: Def, input: string, path: string): string {
     const keyDef = def.keyType?._zod.def
-    if (keyDef?.type !== 'string' || (keyDef.checks?.length ?? 0) > 0 || keyDef.coerce === true || def.keyType!._zod.values !== undefined) {
+    if (keyDef?.type !== 'string' || hasChecks(keyDef) || def.keyType!._zod.values !== undefined) {
       return this.#fail(path, 'a record whose keys are not plain strings')
     }
     if (hasChecks(def)) return this.#fail(path, 'checks on a record')

@@ -63,4 +63,3 @@ export function canonicalBytes(bytes: Uint8Array, start: number, end: number): U
   const view = bytes.subarray(start, end)
   return isUtf8(view) ? view : undefined
 }
-

@@ -207,16 +207,11 @@ export class SnapshotBuilder {
     if (current.length >= this.#arenaBytes) this.#arenas.push((current = new Growable('u8')))
     const canonical = text !== undefined && isCanonicalJson(text.json, this.#validator.measure)
     const bytes = canonical && text.bytes !== undefined ? canonicalBytes(text.bytes, text.start, text.end) : undefined
+    const json = bytes !== undefined ? '' : canonical ? text.json : JSON.stringify(record)
+    const arena = this.#writable(current, bytes?.length ?? json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
     const start = current.length
-    let written: number
-    if (bytes !== undefined) {
-      this.#writable(current, bytes.length).set(bytes, start)
-      written = bytes.length
-    } else {
-      const json = canonical ? text.json : JSON.stringify(record)
-      written = this.#writable(current, json.length * 3).write(json, start) // UTF-8 takes at most 3 bytes per UTF-16 unit
-    }
-    const arena = this.#writable(current, 0)
+    if (bytes !== undefined) arena.set(bytes, start)
+    const written = bytes?.length ?? arena.write(json, start)
     const etagAt = this.#etags.length
     const etag = hash('sha256', arena.subarray(start, start + written), 'base64url')
     this.#writable(this.#etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')

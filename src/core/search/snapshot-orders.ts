@@ -40,7 +40,7 @@ export class OrderKeys {
 
   /** The listing: kind (spec order), title (French collation), id. */
   readonly listing: Compare = (a, b) => {
-    const keys = (this.#titleKeys ??= this.titles.map(primaryKey))
+    const keys = this.titleKeys()
     return this.kinds[a]! - this.kinds[b]! || compareTitles(this.titles[a]!, keys[a], this.titles[b]!, keys[b]) || this.byId(a, b)
   }
 
@@ -87,10 +87,11 @@ function sortedByMajor(from: number, to: number, major: (doc: number) => number,
   packed.sort()
   const sorted = pageBacked(Uint32Array, count)
   for (let i = 0; i < count; i++) sorted[i] = from + (words[2 * i]! & (2 ** DOC_BITS - 1))
-  // Runs of one major key: ordered by the document so far, by `compare` now.
+  // Runs of one major key (equal bits above the document's): ordered by the document so far, by `compare` now.
+  const sameMajor = (i: number, j: number) => words[2 * i + 1] === words[2 * j + 1] && words[2 * i]! >>> DOC_BITS === words[2 * j]! >>> DOC_BITS
   for (let start = 0; start < count; ) {
     let end = start + 1
-    while (end < count && major(sorted[end]!) === major(sorted[start]!)) end++
+    while (end < count && sameMajor(end, start)) end++
     if (end - start > 1) sorted.subarray(start, end).sort(compare)
     start = end
   }
