@@ -57,16 +57,20 @@ type Candidate = { word: string; distance: number; sameStart: boolean; frequency
  * the first letter (typos rarely hit it), then the most frequent, then alphabetical order.
  */
 export function closestWord(word: string, vocabulary: CorrectionVocabulary, edits: number): string | undefined {
-  let best: Candidate | undefined
+  return closestWords(word, vocabulary, edits)[0]
+}
+
+/** Every indexed word within `edits` edits of `word`, the closest first (in `closestWord`'s order). */
+export function closestWords(word: string, vocabulary: CorrectionVocabulary, edits: number): string[] {
+  const found: Candidate[] = []
   for (let length = word.length - edits; length <= word.length + edits; length++) {
     for (const candidate of vocabulary.wordsOfLength(length)) {
       const distance = boundedDistance(word, candidate, edits)
       if (distance > edits) continue
-      const next = { word: candidate, distance, sameStart: candidate[0] === word[0], frequency: vocabulary.frequency(candidate) }
-      if (best === undefined || isBetter(next, best)) best = next
+      found.push({ word: candidate, distance, sameStart: candidate[0] === word[0], frequency: vocabulary.frequency(candidate) })
     }
   }
-  return best?.word
+  return found.sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0)).map((c) => c.word)
 }
 
 function isBetter(a: Candidate, b: Candidate): boolean {
@@ -75,12 +79,18 @@ function isBetter(a: Candidate, b: Candidate): boolean {
 }
 
 /**
- * Two indexed words that `word` is made of, as in "autoecole" or "checklist": each of three letters
- * or more; of several splits, the one whose rarer half is the most frequent.
+ * Letters a piece of a split word has at least: with three, "bagnole" read as "bag nole" and
+ * "passepartout" as "pas separtout"; a short piece is more often a typo's leftover than a word.
+ */
+export const MIN_PIECE = 4
+
+/**
+ * Two indexed words that `word` is made of, as in "autoecole" or "checklist": each of `MIN_PIECE`
+ * letters or more; of several splits, the one whose rarer half is the most frequent.
  */
 export function splitWord(word: string, vocabulary: CorrectionVocabulary): [string, string] | undefined {
   let best: { parts: [string, string]; weakest: number } | undefined
-  for (let at = 3; at <= word.length - 3; at++) {
+  for (let at = MIN_PIECE; at <= word.length - MIN_PIECE; at++) {
     const parts: [string, string] = [word.slice(0, at), word.slice(at)]
     const weakest = Math.min(vocabulary.frequency(parts[0]), vocabulary.frequency(parts[1]))
     if (weakest > 0 && (best === undefined || weakest > best.weakest)) best = { parts, weakest }

@@ -24,9 +24,46 @@ const SUFFIXES = [
 /** Letters a stem keeps at least: below five, "garer" would meet "gare" and "volant" "voler". */
 export const MIN_STEM = 5
 
-/** The stemmer alone: the first (longest) ending whose removal leaves `MIN_STEM` letters. */
+/**
+ * Endings rewritten before the suffixes are stripped, so that forms the suffixes cannot see meet:
+ * adverbs their adjective (« obligatoirement » → « obligatoire », « prudemment » → « prudent »,
+ * « absolument » → « absolu »), and feminine job names and adjectives their masculine (« directrice »
+ * → « directeur », « conseillère » → « conseiller », « technicienne » → « technicien », « officielle »
+ * → « officiel »). Each applies only when at least `atLeast` letters remain,
+ * so « logement » (« loge ») and « selle » (« sel ») keep their own key.
+ */
+const REWRITES: readonly { ending: string; becomes: string; atLeast: number }[] = [
+  // Nouns in -issement keep their ending: the suffix « issement » joins them to their verb (ralentir).
+  { ending: 'issement', becomes: 'issement', atLeast: 0 },
+  { ending: 'emment', becomes: 'ent', atLeast: 6 },
+  { ending: 'amment', becomes: 'ant', atLeast: 6 },
+  { ending: 'ement', becomes: 'e', atLeast: 6 },
+  { ending: 'ument', becomes: 'u', atLeast: 6 },
+  { ending: 'trice', becomes: 'teur', atLeast: 7 },
+  { ending: 'iere', becomes: 'ier', atLeast: 6 },
+  { ending: 'ienne', becomes: 'ien', atLeast: 6 },
+  { ending: 'elle', becomes: 'el', atLeast: 6 },
+]
+
+/**
+ * A word with the first ending of `REWRITES` it has rewritten, when enough letters remain; then once
+ * more, so an adverb of a feminine form reaches the masculine (« particulièrement » → « particulière »
+ * → « particulier »).
+ */
+export function rewritten(word: string, times = 2): string {
+  for (const { ending, becomes, atLeast } of REWRITES) {
+    if (!word.endsWith(ending)) continue
+    const result = word.slice(0, -ending.length) + becomes
+    if (result.length < atLeast || result === word) return word
+    return times > 1 ? rewritten(result, times - 1) : result
+  }
+  return word
+}
+
+/** The stemmer alone: endings rewritten, then the first (longest) suffix whose removal leaves `MIN_STEM` letters. */
 export function lightStem(word: string): string {
   if (!/^[a-z]+$/.test(word)) return word
+  word = rewritten(word)
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= MIN_STEM && word.endsWith(suffix)) return word.slice(0, -suffix.length)
   }

@@ -4,7 +4,7 @@
  * snapshot from the text index's dictionary; it grows with the vocabulary, not with the records.
  */
 import type { CorrectionVocabulary } from './correct.js'
-import type { WordForms } from './forms.js'
+import { rewritten, type WordForms } from './forms.js'
 import { isIgnorable } from './stop-words.js'
 import type { TextIndex } from './text-index.js'
 
@@ -41,7 +41,28 @@ export class Lexicon implements CorrectionVocabulary {
     const known = this.#byKey.get(this.#forms.key(word))
     const forms = known === undefined ? [] : typeof known === 'number' ? [known] : known
     if (this.#text.termId(word) !== undefined) return forms
-    return forms.filter((id) => this.#forms.key(this.#text.term(id)) !== this.#text.term(id))
+    // A word found nowhere does not match an indexed word that is its own stem ("stationement" is not
+    // "station"), unless it is that word by a rewrite of its ending ("conductrice" is "conducteur").
+    const rewrite = rewritten(word)
+    return forms.filter((id) => {
+      const term = this.#text.term(id)
+      return this.#forms.key(term) !== term || term === rewrite
+    })
+  }
+
+  /**
+   * Whether some document holds one of the terms `a` and one of the terms `b`: the smaller side's
+   * documents are looked up in the other side's postings, until one is found.
+   */
+  together(a: readonly number[], b: readonly number[]): boolean {
+    const size = (terms: readonly number[]) => terms.reduce((n, t) => n + this.#text.frequency(t), 0)
+    const [few, many] = size(a) <= size(b) ? [a, b] : [b, a]
+    const lists = many.map((t) => this.#text.docs(t))
+    for (const term of few) {
+      const docs = this.#text.docs(term)
+      for (let i = 0; i < docs.length; i++) if (lists.some((list) => holds(list, docs[i]!))) return true
+    }
+    return false
   }
 
   frequency(word: string): number {
@@ -62,6 +83,18 @@ export class Lexicon implements CorrectionVocabulary {
     }
     return this.#byLength.get(length) ?? []
   }
+}
+
+/** Whether the ascending list holds `doc` (binary search). */
+function holds(list: Uint32Array, doc: number): boolean {
+  let from = 0
+  let to = list.length
+  while (from < to) {
+    const mid = (from + to) >>> 1
+    if (list[mid]! < doc) from = mid + 1
+    else to = mid
+  }
+  return list[from] === doc
 }
 
 /** A correction may only land on a word of letters, of three or more, that a query would require. */

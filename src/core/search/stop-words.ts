@@ -1,18 +1,22 @@
 /**
- * Words a query does not require. Two lists, both already folded (so "à" is "a", "où" is "ou"):
+ * Words a query does not require. Two sources, both compared folded (so "à" is "a", "où" is "ou"):
  *
  * - `STOP_WORDS`, the contract's French stop words (articles, prepositions, pronouns): unchanged.
- * - `QUESTION_WORDS`, words that carry no subject in a question: interrogatives, the auxiliary and
- *   modal verbs people put before the verb that matters, subject pronouns split off by a hyphen
- *   ("peut-on", "a-t-il"), and a few function words. Measured on the relevance table
- *   (docs/search.md): 27 of its 40 questions found nothing while these words were required.
+ * - the fillers (data/search/fillers.json, every entry with its reason): words that carry no subject
+ *   in a question — interrogatives, the auxiliary and modal verbs people put before the verb that
+ *   matters, function words, their SMS spellings, greetings, English function words — and phrases
+ *   whose words are ignored only together, in a row ("combien de temps", "que se passe-t-il",
+ *   "avoir le droit de"), so each keeps its meaning elsewhere. Measured on the relevance table
+ *   (docs/search.md): 27 of its first 40 questions found nothing while question words were required.
  *
  * What stays significant on purpose: "sans" ("rouler sans assurance"), "plus" ("plus de sept
- * jours"), "avant"/"arrière", numbers, and every noun, even a vague one ("cas", "temps").
- * If every word of a query is in either list, they all count (CONTRACT.md), so "comment" alone
+ * jours"), "avant"/"arrière", numbers, and every noun, even a vague one ("temps").
+ * If every word of a query is ignorable, they all count (CONTRACT.md), so "comment" alone
  * still searches for "comment".
  */
-import { fold, foldPlural } from './tokenize.js'
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { foldPlural, tokenize } from './tokenize.js'
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'au', 'aux', 'avec', 'ce', 'ces', 'cet', 'cette', 'd', 'dans', 'de', 'des', 'du', 'elle', 'elles', 'en',
@@ -22,51 +26,95 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'ton', 'tu', 'un', 'une', 'vos', 'votre', 'vous', 'y',
 ])
 
-export const QUESTION_WORDS: ReadonlySet<string> = new Set([
-  // interrogatives ("où" folds to "ou", already a stop word)
-  'comment', 'combien', 'quand', 'pourquoi', 'quoi', 'lequel', 'laquelle', 'lesquels', 'lesquelles', 'quelqu',
-  // pouvoir, devoir, falloir, vouloir, savoir: "est-ce que je peux…", "faut-il…", "doit-on…"
-  'peux', 'peut', 'pouvons', 'pouvez', 'peuvent', 'pourrait', 'pourrais', 'pouvoir', 'puis',
-  'dois', 'doit', 'devons', 'devez', 'doivent', 'devrait', 'devrais', 'devoir',
-  'faut', 'faudrait', 'falloir', 'veux', 'veut', 'voudrais', 'vouloir', 'sais', 'sait', 'savoir',
-  // être, avoir, faire, aller as auxiliaries or light verbs ("est-ce", "a-t-on", "que faire", "vais-je")
-  'suis', 'es', 'etre', 'sera', 'serait', 'ai', 'as', 'avons', 'avez', 'ont', 'avoir', 'aura', 'aurait',
-  'fais', 'fait', 'faites', 'font', 'faire', 'vais', 'vas', 'va', 'vont', 'aller',
-  // pronouns and function words of a question ("a-t-il" leaves a bare "t")
-  't', 'moi', 'lui', 'eux', 'soi', 'ca', 'cela', 'ceci', 'si', 'dont', 'chez', 'quelque', 'chose', 'lorsque', 'alors',
-  'donc', 'car', 'tout', 'tous', 'toute', 'toutes', 'tres', 'trop', 'bien', 'deja', 'encore', 'maintenant', 'lors',
-  // "en cas de panne", "mettre son clignotant", "mettre les pneus hiver": the subject is elsewhere
-  'cas', 'mettre', 'met', 'mets', 'mettez',
-])
+const reason = z.string().min(10)
+export const FillerFileSchema = z.strictObject({
+  version: z.int().positive(),
+  about: z.string(),
+  words: z.array(
+    z.strictObject({
+      kind: z.enum(['interrogative', 'auxiliary', 'function', 'politeness', 'sms', 'english']),
+      words: z.array(z.string().min(1)).min(1),
+      reason,
+      /** A listed word kept when it follows one of these ("permis C" is a licence, "c koi" an SMS "c'est"). */
+      unless_after: z.record(z.string(), z.array(z.string().min(1)).min(1)).optional(),
+    }),
+  ),
+  phrases: z.array(z.strictObject({ phrases: z.array(z.string().min(1)).min(1), reason })),
+})
+export type FillerFile = z.infer<typeof FillerFileSchema>
 
-/**
- * Question phrases whose words are each meaningful elsewhere: "temps" is a subject in "temps de
- * réaction" but not in "combien de temps dure…", and "coûte" asks for an amount in "combien coûte
- * une amende…", which the answer states as a figure ("135 €"), not as the verb (while "l'assurance
- * coûte plus cher" keeps it). Matched on the query's folded words in a row.
- */
-const QUESTION_PHRASES: readonly (readonly string[])[] = [
-  ['combien', 'de', 'temps'],
-  ['combien', 'coûte'],
-  ['combien', 'coûtent'],
-  ['coûte', 'combien'],
-  ['coûtent', 'combien'],
-  ['a', 'partir', 'de'],
-].map((phrase) => phrase.map((word) => foldPlural(fold(word))))
+/** The fillers of a file, folded as queries are. */
+export class Fillers {
+  readonly version: number
+  readonly #words = new Set<string>()
+  /** Per ignored word, the words after which it is kept. */
+  readonly #keptAfter = new Map<string, ReadonlySet<string>>()
+  readonly #phrases: (readonly string[])[] = []
 
-/** For each folded word of a query, whether a question phrase covers it. */
-export function inQuestionPhrase(words: readonly string[]): boolean[] {
-  const covered = words.map(() => false)
-  for (let at = 0; at < words.length; at++) {
-    for (const phrase of QUESTION_PHRASES) {
-      if (phrase.every((w, i) => words[at + i] === w)) phrase.forEach((_, i) => (covered[at + i] = true))
+  constructor(file: FillerFile) {
+    this.version = file.version
+    for (const entry of file.words) {
+      for (const word of entry.words) this.#words.add(oneWord(word))
+      for (const [word, after] of Object.entries(entry.unless_after ?? {})) this.#keptAfter.set(oneWord(word), new Set(after.map(oneWord)))
+    }
+    for (const { phrases } of file.phrases) {
+      for (const phrase of phrases) {
+        const words = tokenize(phrase)
+        if (words.length < 2) throw new Error(`fillers: the phrase "${phrase}" has fewer than two words; list a single word under "words"`)
+        this.#phrases.push(words)
+      }
     }
   }
-  return covered
+
+  /** Whether the folded word is a filler wherever it is (the contract's stop words included). */
+  isIgnorable(word: string): boolean {
+    return STOP_WORDS_FOLDED.has(word) || this.#words.has(word)
+  }
+
+  /** For each folded word of a query, whether it is ignored: a filler word, or covered by a filler phrase. */
+  ignoredIn(words: readonly string[]): boolean[] {
+    const ignored = words.map((word, i) => this.isIgnorable(word) && !(this.#keptAfter.get(word)?.has(words[i - 1] ?? '') ?? false))
+    for (let at = 0; at < words.length; at++) {
+      for (const phrase of this.#phrases) {
+        if (phrase.every((w, i) => words[at + i] === w)) phrase.forEach((_, i) => (ignored[at + i] = true))
+      }
+    }
+    return ignored
+  }
+
+  /** Folded filler words, for tests and docs. */
+  get words(): ReadonlySet<string> {
+    return this.#words
+  }
+
+  get phrases(): readonly (readonly string[])[] {
+    return this.#phrases
+  }
 }
 
 // Queries are folded with plurals folded ("toutes" is searched as "toute"): the lists are compared the same way.
-const IGNORABLE: ReadonlySet<string> = new Set([...STOP_WORDS, ...QUESTION_WORDS].map(foldPlural))
+const STOP_WORDS_FOLDED: ReadonlySet<string> = new Set([...STOP_WORDS].map(foldPlural))
 
-/** Whether a folded word is left out of what a query requires (unless the query has nothing else). */
-export const isIgnorable = (word: string): boolean => IGNORABLE.has(word)
+/** A listed word must fold to exactly one word (no spaces, hyphens or elisions). */
+function oneWord(text: string): string {
+  const words = tokenize(text)
+  if (words.length !== 1) throw new Error(`fillers: "${text}" is not one word`)
+  return words[0]!
+}
+
+/** data/search/fillers.json, beside dist/ and src/ alike. */
+export const FILLERS_FILE = new URL('../../../data/search/fillers.json', import.meta.url)
+
+/** Reads and checks the fillers file; a malformed file stops the service at start, never mid-request. */
+export function loadFillers(file: URL = FILLERS_FILE): Fillers {
+  return new Fillers(FillerFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))
+}
+
+/** The bundled fillers, read once per process. */
+export const BUNDLED_FILLERS = loadFillers()
+
+/** Whether a folded word is left out of what a query requires wherever it is (unless the query has nothing else). */
+export const isIgnorable = (word: string): boolean => BUNDLED_FILLERS.isIgnorable(word)
+
+/** For each folded word of a query, whether it is ignored (a filler word, or part of a filler phrase). */
+export const ignoredWords = (words: readonly string[]): boolean[] => BUNDLED_FILLERS.ignoredIn(words)
