@@ -92,7 +92,7 @@ const error = (summary: string, code: string, message: string): Example => ({ su
 export const ERROR_EXAMPLES: Readonly<Record<string, Examples>> = {
   '400': {
     outOfRange: error('A value out of range (never clamped)', 'invalid_parameter', 'Query parameter "limit" must be an integer from 1 to 50 (got "0")'),
-    unknown: error('An unknown parameter (never ignored)', 'invalid_parameter', 'Unknown query parameter "kinds"; allowed: q, region, kind, limit, offset, po_live'),
+    unknown: error('An unknown parameter (never ignored)', 'invalid_parameter', 'Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live'),
     badEncoding: error('Malformed percent-encoding', 'invalid_parameter', 'Query parameter "q" has invalid percent-encoding (use UTF-8, e.g. %C3%A9 for é)'),
     badId: error(
       'A malformed record id',

@@ -192,6 +192,20 @@ describe('GET /api/v1/facts (searchFacts)', () => {
     const listing = await server.get('/api/v1/facts?po_live=1')
     expect(listing.body).not.toHaveProperty('interpretation')
   })
+  it('with match=best, answers the records holding the most words and names the word left out (checked against the OpenAPI document)', async () => {
+    const q = encodeURIComponent('priorité alcoolémie')
+    const best = await server.get(`/api/v1/facts?q=${q}&match=best&po_live=1`)
+    expect(best.status).toBe(200)
+    expect(best.body.total).toBe(1)
+    expect(best.body.results.length).toBeGreaterThanOrEqual(1)
+    expect(best.body.interpretation).toMatchObject({ words: ['priorité', 'alcoolémie'], relaxed: [] })
+    expect([best.body.interpretation.matched, best.body.interpretation.left_out]).toContainEqual(['alcoolémie'])
+    expect(best.body.interpretation.missing[0].id).toBe(best.body.results[0].id)
+    // The default is the spec's rule, and match=all says it explicitly: the same answer.
+    const all = await server.get(`/api/v1/facts?q=${q}&match=all&po_live=1`)
+    expect(all.body).toMatchObject({ total: 0, results: [] })
+    expect(all.body).not.toHaveProperty('interpretation.matched')
+  })
   it('returns records byte-equal to getFact', async () => {
     const res = await server.get(`/api/v1/facts?q=${encodeURIComponent(fact.title)}&po_live=1`)
     const one = await server.get(`/api/v1/facts/${fact.id}?po_live=1`)
@@ -364,7 +378,11 @@ describe('bad input is a 4xx with the error body, never a 5xx', () => {
     ['region=France', /^Query parameter "region" must be france; values are case-sensitive: send "france" \(got "France"\)$/],
     ['kind=Fact', /^Query parameter "kind" must be one of fact, .*, tool; values are case-sensitive: send "fact" \(got "Fact"\)$/],
     ['kind=LESSON', /; values are case-sensitive: send "lesson" \(got "LESSON"\)$/],
-    ['kinds=fact', /Unknown query parameter "kinds"; allowed: q, region, kind, limit, offset, po_live/],
+    ['kinds=fact', /Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live/],
+    ['match=any', /^Query parameter "match" must be all or best \(got "any"\)$/],
+    ['match=Best', /^Query parameter "match" must be all or best; values are case-sensitive: send "best" \(got "Best"\)$/],
+    ['match=', /"match" must be all or best/],
+    ['match=all&match=best', /"match" is given 2 times; give it at most once/],
     ['kind=fact&kind=lesson', /"kind" is given 2 times; give it at most once/],
     ['q=%ZZ', /"q" has invalid percent-encoding/],
     ['q=%C3%28', /"q" has invalid percent-encoding/],

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { component } from '../components.js'
 import { ERROR_CODES } from '../errors.js'
 import { FactSchema, KINDS, RecordIdSchema } from '../records/record.js'
+import { MATCH_MODES } from '../search/match-mode.js'
 
 export const API_VERSION = '1.4.0'
 export const API_PREFIX = '/api/v1'
@@ -26,6 +27,15 @@ export const SearchInterpretationSchema = component(
       .array(z.strictObject({ without: z.string(), q: z.string(), total: z.int().positive() }))
       .max(5)
       .describe('Only when total is 0: queries that would match, each the query minus one word, with their totals, most specific (fewest matches) first; empty when none would.'),
+    matched: z
+      .array(z.string())
+      .optional()
+      .describe('Only with match=best: the required words that the best-matched records hold (all of words when some record holds them all; empty when no record holds any). total counts the records holding all of these.'),
+    left_out: z.array(z.string()).optional().describe('Only with match=best: the required words that the best-matched records do not hold (words minus matched).'),
+    missing: z
+      .array(z.strictObject({ id: z.string(), words: z.array(z.string()).min(1) }))
+      .optional()
+      .describe('Only with match=best: each result of this page that lacks some required words, with the words it lacks. A result not listed holds every required word.'),
   }),
   { id: 'SearchInterpretation', description: 'How q was read: present whenever q is given.' },
 )
@@ -111,6 +121,18 @@ function enumParam<const T extends readonly [string, ...string[]]>(values: T, ex
   return z.enum(values, { error })
 }
 
+/**
+ * `match`: how the required words combine (CONTRACT.md). The REST API defaults to `all`, the MCP
+ * search tools and the search page to `best`; the values and their meaning are the same everywhere.
+ */
+export function matchParam(fallback: (typeof MATCH_MODES)[number]) {
+  return enumParam(MATCH_MODES, 'must be all or best')
+    .default(fallback)
+    .describe(
+      `How the required words combine (default ${fallback}). all: a record must hold every required word. best: the records holding every required word come first, as with all; after them, or when no record holds them all, the records holding the most of them, rarer words and words in the title weighing more. With best, total counts the records holding the words of the first result (interpretation.matched), which come first; the results then go on with records holding fewer of the words, and interpretation.missing says what each result of the page lacks.`,
+    )
+}
+
 export const SearchParamsSchema = z.strictObject({
   q: z
     .string()
@@ -123,6 +145,7 @@ export const SearchParamsSchema = z.strictObject({
     .meta({ maxLength: LIMITS.maxQueryLength }),
   region: enumParam(['france'], 'must be france').optional().describe('Only records whose regions hold France.'),
   kind: enumParam(KINDS, `must be one of ${KINDS.join(', ')}`).optional().describe('Only records of this kind.'),
+  match: matchParam('all'),
   limit: intParam(1, LIMITS.maxLimit, LIMITS.defaultLimit, 'Page size.'),
   offset: intParam(0, LIMITS.maxOffset, 0, 'Records to skip; page with offset and limit.'),
   po_live: PoLiveSchema,

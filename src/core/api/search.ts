@@ -7,8 +7,8 @@ import { strongEtag } from '../etag.js'
 import { searchKey, toIndexQuery, type IndexedRecord, type RecordIndex } from '../search/record-index.js'
 import type { SearchEnvelope, SearchInterpretation, SearchParams } from './schemas.js'
 
-/** Search parameters after validation, `po_live` aside (it is an HTTP matter). */
-export type SearchInput = Omit<SearchParams, 'po_live'>
+/** Search parameters after validation, `po_live` aside (it is an HTTP matter); `match` defaults to `all`. */
+export type SearchInput = Omit<SearchParams, 'po_live' | 'match'> & Partial<Pick<SearchParams, 'match'>>
 
 export type SearchAnswer = {
   results: readonly IndexedRecord[]

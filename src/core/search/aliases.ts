@@ -13,7 +13,7 @@ import { isIgnorable } from './stop-words.js'
 import { tokenize } from './tokenize.js'
 
 const phrases = z.array(z.string().min(1)).min(1)
-const common = { kind: z.enum(['abbreviation', 'everyday', 'synonym', 'spelling']), reason: z.string().min(10) }
+const common = { kind: z.enum(['abbreviation', 'everyday', 'synonym', 'spelling', 'old-name', 'sms', 'english']), reason: z.string().min(10) }
 export const AliasFileSchema = z.strictObject({
   version: z.int().positive(),
   about: z.string(),

@@ -1,8 +1,10 @@
 /**
  * Work space of one index for the general evaluation (match.ts): the union of the rarest group's
- * postings, and per candidate whether it matched, its tier and its score. Reused by every search of
- * the index (searches run one at a time, and what a search returns is copied out of it), grown to
- * the largest set met and never past one entry per document: 18 bytes a document at most.
+ * postings, and per candidate whether it matched, its tier and its score; and for best match
+ * (best-match.ts) a mark, a slot and a bound per document. Reused by every search of the index
+ * (searches run one at a time, and what a search returns is copied out of it), grown to the largest
+ * set met and never past one entry per document: 18 bytes a document at most for the first, 26 more
+ * for best match, made the first time a query needs them.
  *
  * Arrays made per search came from malloc, which keeps freed blocks for later allocations: with the
  * decoded postings also there, malloc's heap grew from 8 to 131 MiB over a query mix at 1 000 000
@@ -13,14 +15,47 @@ import { pageBacked } from './growable.js'
 
 type Constructor<T> = Parameters<typeof pageBacked<T>>[0]
 
+export type BestMatchSlots = { slotOf: Uint32Array; doc: Uint32Array; level: Uint8Array; reach: Float64Array; out: Uint32Array }
+
 export class CandidateSpace {
   #union = new Uint32Array(0)
   #marks: Uint8Array | undefined
   #matched = new Uint32Array(0)
   #tiers = new Uint8Array(0)
   #scores = new Float64Array(0)
+  #seen: Uint32Array | undefined
+  #search = 0
+  #bestMatch: BestMatchSlots | undefined
 
   constructor(readonly documentCount: number) {}
+
+  /**
+   * A mark per document for one search: `seen[doc] === search` when this search marked it. Each
+   * call starts a new search, so no mark needs clearing (4 bytes a document, made on first use).
+   */
+  seen(): { seen: Uint32Array; search: number } {
+    this.#seen ??= pageBacked(Uint32Array, this.documentCount)
+    if (++this.#search === 2 ** 32) {
+      this.#seen.fill(0)
+      this.#search = 1
+    }
+    return { seen: this.#seen, search: this.#search }
+  }
+
+  /**
+   * Best match's arrays (best-match.ts): per document its slot, per slot the document, its group
+   * count and its bound, and room for the documents handed out: 22 bytes a document, made on first use.
+   */
+  bestMatchSlots(): BestMatchSlots {
+    const n = this.documentCount
+    return (this.#bestMatch ??= {
+      slotOf: pageBacked(Uint32Array, n),
+      doc: pageBacked(Uint32Array, n),
+      level: pageBacked(Uint8Array, n),
+      reach: pageBacked(Float64Array, n),
+      out: pageBacked(Uint32Array, n),
+    })
+  }
 
   /** Room for a union of `size` documents (the values past what the caller writes are stale). */
   union(size: number): Uint32Array {

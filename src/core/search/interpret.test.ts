@@ -28,7 +28,7 @@ describe('question and function words', () => {
     expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
   })
   it('ignore "combien de temps" as a whole, though "temps" alone is a subject', () => {
-    expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(['changer', 'adresse', 'carte', 'grise'])
+    expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(['changer', 'adresse', 'carte grise'])
     expect(search('temps de réaction').interpretation?.words).toEqual(['temps', 'réaction'])
   })
   it('ignore "combien coûte" as a whole: the answer states an amount, not the verb', () => {
@@ -69,6 +69,14 @@ describe('word forms and aliases', () => {
     expect(search("enfant s'asseoir à l'avant").interpretation?.expanded).toContainEqual({ word: 'asseoir', with: expect.arrayContaining(['place', 'siège']) })
     expect(search("enfant s'asseoir à l'avant").results.map((e) => e.record.id)).toContain('fait-e739a981012692c3') // "la place avant"
   })
+  it('join job names across genders and adverbs to their adjectives, though the records hold one form only', () => {
+    expect(search('conductrice').interpretation?.expanded).toEqual([{ word: 'conductrice', with: ['conducteur'] }])
+    expect(search('examinatrice').interpretation?.expanded).toEqual([{ word: 'examinatrice', with: ['examinateur'] }])
+    expect(search('prudemment').interpretation?.expanded[0]?.with).toContain('prudent')
+    expect(search('couramment').interpretation?.expanded[0]?.with).toContain('courant')
+    // A word found nowhere still does not match a word that is merely its stem: it is corrected.
+    expect(search('stationement').interpretation?.corrected).toEqual([{ from: 'stationement', to: 'stationnement' }])
+  })
   it('read a phrase with aliases as one word ("rond-point" finds "giratoire")', () => {
     expect(search('rond-point').interpretation).toMatchObject({ words: ['rond point'], expanded: [{ word: 'rond point', with: ['giratoire'] }] })
   })
@@ -104,6 +112,10 @@ describe('corrections', () => {
     expect(search('ceinturesecurite').interpretation?.corrected).toEqual([{ from: 'ceinturesecurite', to: 'ceinture sécurité' }])
     // an alias is a match: "autoecole" is a spelling of "auto-école", not a word to correct
     expect(search('autoecole').interpretation).toMatchObject({ corrected: [], expanded: [{ word: 'autoecole' }] })
+  })
+  it('leave the words of a phrase with aliases to their phrase ("tôle froissée" is not "rôle froissée")', () => {
+    expect(search('tôle froissée').interpretation).toMatchObject({ words: ['tôle froissée'], corrected: [] })
+    expect(search('cruise control').interpretation).toMatchObject({ words: ['cruise control'], corrected: [] })
   })
   it('never land on a stop or question word', () => {
     expect(search('quell').interpretation?.corrected.map((c) => c.to)).not.toContain('quelle')
@@ -168,5 +180,66 @@ describe('a q without words', () => {
   })
   it('has no interpretation without q', () => {
     expect(index.search(toIndexQuery({ limit: 1, offset: 0 })).interpretation).toBeUndefined()
+  })
+})
+
+describe('a corrector that only helps (on records written for each rule)', () => {
+  const fact = (i: number, title: string, text: string): Fact => ({
+    id: `fait-${i.toString(16).padStart(16, '0')}`,
+    kind: 'fact',
+    title,
+    text,
+    url: `https://example.test/${i}`,
+    regions: ['France'],
+    sources: [],
+  })
+  const indexOf = (texts: readonly [string, string][]) => RecordIndex.build({ records: texts.map(([title, text], i) => fact(i + 1, title, text)) })
+  const read = (index: RecordIndex, q: string, match: 'all' | 'best' = 'all') => index.search({ ...toIndexQuery({ q, limit: 10, offset: 0 }), match }).interpretation!
+
+  it('never corrects into an acronym: a word the records write in capitals is a name, not a spelling', () => {
+    const capitals = indexOf([['Carte grise', "La demande se fait en ligne sur le site de l'ANTS."]])
+    expect(read(capitals, 'ante carte').corrected).toEqual([])
+    // The same word written in lower case is a word: then it is a correction.
+    const lower = indexOf([['Les fourmis', 'Les ants rouges et la carte des nids.']])
+    expect(read(lower, 'ante carte').corrected).toEqual([{ from: 'ante', to: 'ants' }])
+  })
+
+  it('never splits off a piece shorter than four letters', () => {
+    const index = indexOf([['Transport scolaire', 'Le bus scolaire et le taxi scolaire suivent les mêmes règles.']])
+    expect(read(index, 'busscolaire').corrected).toEqual([])
+    expect(read(index, 'taxiscolaire').corrected).toEqual([{ from: 'taxiscolaire', to: 'taxi scolaire' }])
+  })
+
+  it("prefers the correction found together with the query's other words, and makes none found with none of them", () => {
+    const index = indexOf([
+      ['Démarrer en côte', 'Démarrer dans une pente en montagne sans reculer.'],
+      ['Alcool', 'Une pinte de bière dépasse déjà la limite.'],
+      ['Alcool et conduite', 'Une pinte, puis une autre pinte : le taux monte.'],
+      ['Tenir le volant', 'Les deux mains sur le volant.'],
+    ])
+    expect(read(index, 'pante montagne').corrected).toEqual([{ from: 'pante', to: 'pente' }])
+    expect(read(index, 'pante bière').corrected).toEqual([{ from: 'pante', to: 'pinte' }])
+    // Alone, the more frequent word wins; beside a word that neither candidate is found with, neither is taken.
+    expect(read(index, 'pante').corrected).toEqual([{ from: 'pante', to: 'pinte' }])
+    expect(read(index, 'pante limite reculer').corrected).toHaveLength(1)
+    expect(read(index, 'pante volant').corrected).toEqual([])
+  })
+
+  it('does not correct a name typed as one (a capital within the sentence, or capitals among lower-case words)', () => {
+    const index = indexOf([['Le lion', 'Le permis et le lion du zoo.']])
+    expect(read(index, 'permis à Lyon').corrected).toEqual([])
+    expect(read(index, 'permis à lyon').corrected).toEqual([{ from: 'lyon', to: 'lion' }])
+  })
+
+  it('reports every correction it makes, in both ways of matching', () => {
+    const index = indexOf([['Stationnement sur le trottoir', 'Le stationnement sur le trottoir est gênant.']])
+    for (const match of ['all', 'best'] as const) {
+      const read2 = read(index, 'stationement trotoir', match)
+      expect(read2.corrected).toEqual([
+        { from: 'stationement', to: 'stationnement' },
+        { from: 'trotoir', to: 'trottoir' },
+      ])
+      expect(read2.words).toEqual(['stationnement', 'trottoir'])
+    }
   })
 })

@@ -5,10 +5,10 @@
  * what the answer says is what the search did.
  */
 import type { AliasPhrase, AliasTable } from './aliases.js'
-import { closestWord, maxEdits, splitWord } from './correct.js'
+import { closestWords, maxEdits, splitWord } from './correct.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
-import { inQuestionPhrase, isIgnorable } from './stop-words.js'
+import { ignoredWords } from './stop-words.js'
 import { queryTokens, type QueryToken } from './tokenize.js'
 
 /** The `interpretation` object of the search answer (docs/api.md). */
@@ -18,10 +18,19 @@ export type Interpretation = {
   corrected: { from: string; to: string }[]
   expanded: { word: string; with: string[] }[]
   relaxed: { without: string; q: string; total: number }[]
+  /** Best match only: the required words the best-matched records hold. */
+  matched?: string[]
+  /** Best match only: the required words no best-matched record holds. */
+  left_out?: string[]
+  /** Best match only: each result of the page that lacks some required words, with those words. */
+  missing?: { id: string; words: string[] }[]
 }
 
 /** A required word: as the answer shows it, and the group of indexed words the index must find. */
-export type PlannedWord = { shown: string; group: TermGroup }
+export type PlannedWord = {
+  shown: string
+  group: TermGroup
+}
 
 export type QueryPlan = { words: PlannedWord[]; interpretation: Interpretation }
 
@@ -45,8 +54,7 @@ export const MAX_CORRECTIONS = 8
 
 export function interpretQuery(q: string, context: InterpretContext): QueryPlan {
   const tokens = queryTokens(q)
-  const phrase = inQuestionPhrase(tokens.map((t) => t.word))
-  const ignorable = tokens.map((t, i) => phrase[i]! || isIgnorable(t.word))
+  const ignorable = ignoredWords(tokens.map((t) => t.word))
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
@@ -56,7 +64,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
     return { words, interpretation }
   }
   interpretation.ignored = [...new Set(tokens.filter((_, i) => ignorable[i]).map((t) => t.typed))]
-  const corrected = correctWords(significant, context, interpretation.corrected)
+  const corrected = correctWords(significant, tokens, context, interpretation.corrected)
   const folded = corrected.map((t) => t.word)
   const words: PlannedWord[] = []
   for (let at = 0; at < corrected.length; ) {
@@ -76,26 +84,62 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
  * The words with each one that finds nothing — not as itself, nor by a form, nor by an alias —
  * replaced by its correction (one word, or two when it was two words run together), if any.
  * Corrections are listed in `log`; they come before aliases, so "rond poin" reads "rond point".
+ * A word typed as a name or an acronym ("Lyon", "Clio", "BSR" within a sentence) is not corrected:
+ * it is a name the records do not hold, not a misspelling of a word they do.
  */
-function correctWords(tokens: readonly QueryToken[], context: InterpretContext, log: Interpretation['corrected']): QueryToken[] {
+function correctWords(
+  tokens: readonly QueryToken[],
+  query: readonly QueryToken[],
+  context: InterpretContext,
+  log: Interpretation['corrected'],
+): QueryToken[] {
+  // A word of a phrase with aliases ("cruise control", "tôle froissée") is read with its phrase, not
+  // corrected alone ("cruise" is not "croise").
+  const inPhrase = phraseWords(tokens.map((t) => t.word), context)
+  const finds = tokens.map((t, i) => inPhrase[i]! || findsSomething(t.word, context))
+  // The forms of the words that find something: a correction that then matches with them is preferred.
+  const others = tokens.flatMap((t, i) => (finds[i] ? [context.lexicon.formsOf(t.word)] : [])).filter((forms) => forms.length > 0)
   const out: QueryToken[] = []
   let tries = 0
-  for (const token of tokens) {
-    if (findsSomething(token.word, context) || tries >= MAX_CORRECTIONS) {
+  tokens.forEach((token, i) => {
+    if (finds[i] || tries >= MAX_CORRECTIONS || isNameOrAcronym(token, query)) {
       out.push(token)
-      continue
+      return
     }
     tries++
-    const fix = correction(token.word, context.lexicon)
+    const fix = correction(token.word, context, others)
     if (fix === undefined) {
       out.push(token)
-      continue
+      return
     }
     const shown = fix.map((w) => context.display(context.lexicon.termId(w)!))
     log.push({ from: token.typed, to: shown.join(' ') })
-    fix.forEach((word, i) => out.push({ word, typed: shown[i]! }))
-  }
+    for (const [k, word] of fix.entries()) out.push({ word, typed: shown[k]! })
+  })
   return out
+}
+
+/**
+ * Whether a word was typed as a name or an acronym: capitalised after the first word of the query
+ * ("à Lyon", "ma Clio"), or in capitals ("BSR") while the query has lower-case letters elsewhere.
+ */
+function isNameOrAcronym(token: QueryToken, query: readonly QueryToken[]): boolean {
+  const typed = token.typed
+  if (!/^\p{Lu}/u.test(typed)) return false
+  const capitals = typed.length > 1 && typed === typed.toLocaleUpperCase('fr')
+  if (capitals) return query.some((t) => t.typed !== t.typed.toLocaleUpperCase('fr'))
+  return query[0] !== token && query.findIndex((t) => t.word === token.word) > 0
+}
+
+/** For each word, whether it belongs to a phrase of several words that has aliases some record holds. */
+function phraseWords(words: readonly string[], context: InterpretContext): boolean[] {
+  const covered = words.map(() => false)
+  for (let at = 0; at < words.length; at++) {
+    const alias = context.aliases.match(words, at)
+    if (alias === undefined || alias.length < 2 || !alias.also.some((p) => alternative(p.words, 1, context.lexicon) !== undefined)) continue
+    for (let i = at; i < at + alias.length; i++) covered[i] = true
+  }
+  return covered
 }
 
 function findsSomething(word: string, context: InterpretContext): boolean {
@@ -149,14 +193,55 @@ function alternative(words: readonly string[], weight: number, lexicon: Lexicon)
   return { slots, weight }
 }
 
-/** An indexed word (or two run together) close to a word that finds nothing; never a stop word. */
-function correction(word: string, lexicon: Lexicon): string[] | undefined {
+/** Candidates of a tier whose co-occurrence with the query's other words is checked, at most. */
+const CANDIDATES_CHECKED = 6
+
+/**
+ * An indexed word (or two run together) close to a word that finds nothing: never a stop word, an
+ * acronym (a word the records write in capitals: "etc" is not "ETG"), nor a piece shorter than
+ * `MIN_PIECE`. Tiers in order: one edit away, two words run together, two edits away (words of
+ * eight letters or more). Within a tier, when the query has other words that find something, the
+ * candidate found together with the most of them wins, and one found with none is no correction:
+ * "directeur" is not "détecteur" when the other words are about a school.
+ */
+function correction(word: string, context: InterpretContext, others: readonly (readonly number[])[]): string[] | undefined {
+  const { lexicon } = context
   const edits = maxEdits(word.length)
   if (edits === 0 || !/^[a-z]+$/.test(word)) return undefined
-  const near = closestWord(word, lexicon, 1)
-  if (near !== undefined) return [near]
-  const parts = splitWord(word, lexicon)
-  if (parts !== undefined) return parts
-  const far = edits > 1 ? closestWord(word, lexicon, edits) : undefined
-  return far === undefined ? undefined : [far]
+  const usable = (w: string) => !isAcronym(w, context)
+  // Tiers made only when the ones before found nothing: two edits scan many more words.
+  const near = closestWords(word, lexicon, 1).filter(usable)
+  const tiers: (() => string[][])[] = [
+    () => near.map((w) => [w]),
+    () => {
+      const parts = splitWord(word, lexicon)
+      return parts !== undefined && parts.every(usable) && lexicon.together(lexicon.formsOf(parts[0]), lexicon.formsOf(parts[1])) ? [parts] : []
+    },
+    () => (edits > 1 ? closestWords(word, lexicon, edits).filter((w) => usable(w) && !near.includes(w)) : []).map((w) => [w]),
+  ]
+  for (const tier of tiers) {
+    const fix = mostTogether(tier().slice(0, CANDIDATES_CHECKED), lexicon, others)
+    if (fix !== undefined) return fix
+  }
+  return undefined
+}
+
+/** The candidate found together with the most of `others` (the first on a tie); any first one when there are no others. */
+function mostTogether(candidates: readonly string[][], lexicon: Lexicon, others: readonly (readonly number[])[]): string[] | undefined {
+  if (others.length === 0) return candidates[0]
+  let best: { fix: string[]; count: number } | undefined
+  for (const fix of candidates) {
+    const forms = fix.flatMap((w) => lexicon.formsOf(w))
+    const count = others.filter((other) => lexicon.together(forms, other)).length
+    if (count > 0 && (best === undefined || count > best.count)) best = { fix, count }
+  }
+  return best?.fix
+}
+
+/** Whether the records write an indexed word in capitals (an acronym: "ETG", "AAC", "CPF"). */
+function isAcronym(word: string, context: InterpretContext): boolean {
+  const term = context.lexicon.termId(word)
+  if (term === undefined) return false
+  const shown = context.display(term)
+  return shown.length > 1 && shown === shown.toLocaleUpperCase('fr') && /\p{Lu}/u.test(shown)
 }

@@ -16,6 +16,40 @@ export type FieldStats = { titleLength: Float32Array; bodyLength: Float32Array; 
 /** How equally good matches are ordered: `rankClass` ascending (per document), then score, then `tieRank`. */
 export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
 
+/** A query group as a plan holds it: the group, its bit in the query's mask, and how many documents may hold it. */
+type PlannedGroup = { group: TermGroup; bit: number; size: number }
+
+/** Groups a best match weighs at most: a document's groups are a 32-bit mask. */
+export const MAX_BEST_GROUPS = 32
+/** How much more a group weighs in a best match when the document's title holds it (docs/search.md, "Best match"). */
+export const TITLE_COVER = 1.5
+/**
+ * How far below a page's floor a bound must be to prune: a bound summed in another order than the
+ * coverage it bounds may differ from it in the last bits, and a document that ties the floor can
+ * still enter the page on the next criteria.
+ */
+export const BOUND_SLACK = 1e-9
+/** The most rarity adds to a group's weight: a word in one document weighs 1 + RARITY_SHARE, a word in all of them 1. */
+export const RARITY_SHARE = 0.5
+
+/** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
+function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): PlannedGroup[] {
+  const size = (group: TermGroup) =>
+    group.reduce((n, option) => n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))), 0)
+  return groups
+    .map((group, i) => ({ group, bit: i < MAX_BEST_GROUPS ? (1 << i) >>> 0 : 0, size: size(group) }))
+    .sort((a, b) => a.size - b.size)
+}
+
+/**
+ * What holding a group weighs in a best match: BM25's inverse document frequency of the group (its
+ * documents estimated as `size`, capped at the corpus), so a rare word counts more than a common one.
+ */
+export function rarity(size: number, documentCount: number): number {
+  const idf = (n: number) => Math.log(1 + (documentCount - n + 0.5) / (n + 0.5))
+  return 1 + (RARITY_SHARE * idf(Math.min(size, documentCount))) / idf(1)
+}
+
 // BM25 per field, summed with the title boosted ×2: each field is normalised by its own length, so a
 // word in a short title counts more than the same word in a long one.
 export const K1 = 1.2
@@ -42,15 +76,26 @@ export class Plan {
   readonly #stats: FieldStats
   /** Every group is one word with no other form or alias: one cursor per group, the common case. */
   readonly #simple: boolean
+  /** Per group of the plan: its bit in the query's mask (1 << its position in the query), for best match. */
+  readonly #groupBit: number[] = []
+  /** Per group of the plan: how much holding it weighs in best match (its rarity, below), and the sum from it to the last group. */
+  readonly #groupWeight: number[] = []
+  readonly #weightFrom: number[] = []
   /** Set by `matches`: groups found in the title, and the summed score. */
   tier = 0
   score = 0
 
-  private constructor(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats) {
+  /** The query's groups the plan holds (all of them but, for best match, those no document holds). */
+  readonly groups: readonly TermGroup[]
+
+  private constructor(groups: readonly PlannedGroup[], postings: PostingsOf, stats: FieldStats) {
+    this.groups = groups.map((g) => g.group)
     this.#stats = stats
     const documentCount = stats.titleLength.length
     const weights: number[] = []
-    for (const group of groups) {
+    for (const { group, bit, size } of groups) {
+      this.#groupBit.push(bit)
+      this.#groupWeight.push(rarity(size, documentCount))
       for (const option of group) {
         if (option.slots.length === 0 || option.slots.some((slot) => slot.length === 0)) continue
         for (const slot of option.slots) {
@@ -71,43 +116,204 @@ export class Plan {
     this.#at = new Int32Array(this.#docs.length)
     this.#weight = Float64Array.from(weights)
     this.#simple = this.#docs.length === this.#optionWeight.length && this.#optionWeight.length === this.#groupStart.length - 1
+    for (let g = this.#groupWeight.length - 1, sum = 0; g >= 0; g--) this.#weightFrom[g] = sum += this.#groupWeight[g]! * TITLE_COVER
   }
 
   /** The plan, or undefined when a group can match nothing (so the query matches nothing). */
   static of(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
-    // Rarest group first: most candidates that fail, fail on the first check.
-    const size = (group: TermGroup) =>
-      group.reduce((n, option) => n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))), 0)
-    const sizes = new Map(groups.map((g) => [g, size(g)]))
-    const plan = new Plan([...groups].sort((a, b) => sizes.get(a)! - sizes.get(b)!), postings, stats)
+    const plan = new Plan(rarestFirst(groups, postings), postings, stats)
     const groupCount = plan.#groupStart.length - 1
     if (groupCount === 0) return undefined
     for (let g = 0; g < groupCount; g++) if (plan.#groupStart[g] === plan.#groupStart[g + 1]) return undefined
     return plan
   }
 
+  /**
+   * The plan of a best match (best-match.ts): the groups that some document may hold, rarest first,
+   * each with its bit in the query's mask; undefined when no group can match anything. At most
+   * `MAX_BEST_GROUPS` groups, the rarest: a mask is a 32-bit integer.
+   */
+  static forBest(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
+    const usable = rarestFirst(groups, postings).filter(({ group }) => group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)))
+    const kept = usable.filter(({ size }) => size > 0).slice(0, MAX_BEST_GROUPS)
+    return kept.length === 0 ? undefined : new Plan(kept, postings, stats)
+  }
+
+  /** How many candidates group `g` has at most (the sizes of the lists `candidatesOf` unites). */
+  candidateCount(g: number): number {
+    return this.#groupLists(g).size
+  }
+
+  /** What holding group `g` weighs in a best match when the title does not hold it (its rarity). */
+  plainWeight(g: number): number {
+    return this.#groupWeight[g]!
+  }
+
+  /** The postings lists of group `g`'s words (each alternative's, each form's): documents and title counts. */
+  listsOf(g: number): { docs: Uint32Array; titleTf: Uint8Array }[] {
+    const first = this.#slotStart[this.#optionStart[this.#groupStart[g]!]!]!
+    const end = this.#slotStart[this.#optionStart[this.#groupStart[g + 1]!]!]!
+    const lists = []
+    for (let c = first; c < end; c++) lists.push({ docs: this.#docs[c]!, titleTf: this.#titleTf[c]! })
+    return lists
+  }
+
+  /** Documents of the index the plan reads. */
+  get documentCount(): number {
+    return this.#stats.titleLength.length
+  }
+
+  /** Groups in the plan. */
+  get groupCount(): number {
+    return this.#groupStart.length - 1
+  }
+
+  /** The sum of the best-match weights of groups g, g+1, … (what a document holding only those can reach). */
+  weightFrom(g: number): number {
+    return this.#weightFrom[g] ?? 0
+  }
+
+  /** The mask of every group of the plan. */
+  get fullMask(): number {
+    return this.#groupBit.reduce((mask, bit) => (mask | bit) >>> 0, 0)
+  }
+
+  /** Documents that may hold group `g` (ascending): the union of each alternative's smallest slot. */
+  candidatesOf(g: number, space?: CandidateSpace): Uint32Array {
+    return unionOfDocs(this.#groupLists(g).lists, this.#stats.titleLength.length, space)
+  }
+
+  /** Cursors back to the start, so that documents can be taken in ascending order again. */
+  rewind(): void {
+    this.#at.fill(0)
+  }
+
+  /**
+   * Best match: which groups `doc` holds (`mask`), what they weigh together (`coverage`), how many are
+   * in its title (`tier`) and its BM25 `score`, as `matches` computes them for the groups it holds.
+   * Returns false, leaving those unset, as soon as the document lacks a group and the groups not yet
+   * looked at cannot lift its coverage to `floor` (groups come rarest, so heaviest, first), or when it
+   * holds none. A document holding every group is never cut short. Documents must come in ascending
+   * order (between two `rewind`s).
+   */
+  covers(doc: number, floor: number): boolean {
+    const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
+    const docsOf = this.#docs
+    const titleTfOf = this.#titleTf
+    const bodyTfOf = this.#bodyTf
+    const cursorAt = this.#at
+    const weight = this.#weight
+    const slotStart = this.#slotStart
+    const optionStart = this.#optionStart
+    const optionWeight = this.#optionWeight
+    const groupStart = this.#groupStart
+    const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
+    const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
+    let mask = 0
+    let coverage = 0
+    let tier = 0
+    let total = 0
+    let lacking = false
+    for (let g = 0; g + 1 < groupStart.length; g++) {
+      if (lacking && coverage + this.#weightFrom[g]! + BOUND_SLACK < floor) return false
+      if (this.#simple) {
+        // Group g is cursor g, scored in the order `matches` scores it, so a document holding every
+        // group gets the very score an all-words search gives it.
+        const docs = docsOf[g]!
+        let at = cursorAt[g]!
+        if (at < docs.length && docs[at]! < doc) at = cursorAt[g] = seek(docs, doc, at)
+        if (at >= docs.length || docs[at] !== doc) {
+          lacking = true
+          continue
+        }
+        const titleTf = titleTfOf[g]![at]!
+        const bodyTf = bodyTfOf[g]![at]!
+        total += optionWeight[g]! * weight[g]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
+        mask = (mask | this.#groupBit[g]!) >>> 0
+        coverage += this.#groupWeight[g]! * (titleTf > 0 ? TITLE_COVER : 1)
+        if (titleTf > 0) tier++
+        continue
+      }
+      let best = -1
+      let title = false
+      for (let o = groupStart[g]!; o < groupStart[g + 1]!; o++) {
+        let sum = 0
+        let inTitle = true
+        let found = true
+        for (let s = optionStart[o]!; s < optionStart[o + 1]!; s++) {
+          let slotBest = -1
+          let slotTitle = false
+          for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
+            const docs = docsOf[c]!
+            let at = cursorAt[c]!
+            if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
+            if (at >= docs.length || docs[at] !== doc) continue
+            const titleTf = titleTfOf[c]![at]!
+            const bodyTf = bodyTfOf[c]![at]!
+            const score = weight[c]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
+            if (score > slotBest) slotBest = score
+            if (titleTf > 0) slotTitle = true
+          }
+          if (slotBest < 0) {
+            found = false
+            break
+          }
+          sum += slotBest
+          inTitle &&= slotTitle
+        }
+        if (!found) continue
+        const score = sum * optionWeight[o]!
+        if (score > best) best = score
+        title ||= inTitle
+      }
+      if (best < 0) {
+        lacking = true
+        continue
+      }
+      mask = (mask | this.#groupBit[g]!) >>> 0
+      coverage += this.#groupWeight[g]! * (title ? TITLE_COVER : 1)
+      if (title) tier++
+      total += best
+    }
+    if (mask === 0) return false
+    this.mask = mask
+    this.coverage = coverage
+    this.tier = tier
+    this.score = total
+    return true
+  }
+
+  /** Set by `covers`: the groups the document holds, as query bits, and what they weigh. */
+  mask = 0
+  coverage = 0
+
+  /** The postings lists whose union holds every document of group `g` (each alternative's smallest slot). */
+  #groupLists(g: number): { lists: Uint32Array[]; size: number } {
+    const lists: Uint32Array[] = []
+    let size = 0
+    for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
+      let slotLists: Uint32Array[] = []
+      let slotSize = Infinity
+      for (let s = this.#optionStart[o]!; s < this.#optionStart[o + 1]!; s++) {
+        const own = this.#docs.slice(this.#slotStart[s]!, this.#slotStart[s + 1]!)
+        const n = own.reduce((sum, d) => sum + d.length, 0)
+        if (n < slotSize) [slotLists, slotSize] = [own, n]
+      }
+      lists.push(...slotLists)
+      size += slotSize
+    }
+    return { lists, size }
+  }
+
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
   candidates(space?: CandidateSpace): Uint32Array {
-    const documentCount = this.#stats.titleLength.length
     let best: Uint32Array[] = []
     let bestSize = Infinity
     for (let g = 0; g + 1 < this.#groupStart.length; g++) {
-      const lists: Uint32Array[] = []
-      let size = 0
-      for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
-        let slotLists: Uint32Array[] = []
-        let slotSize = Infinity
-        for (let s = this.#optionStart[o]!; s < this.#optionStart[o + 1]!; s++) {
-          const own = this.#docs.slice(this.#slotStart[s]!, this.#slotStart[s + 1]!)
-          const n = own.reduce((sum, d) => sum + d.length, 0)
-          if (n < slotSize) [slotLists, slotSize] = [own, n]
-        }
-        lists.push(...slotLists)
-        size += slotSize
-      }
+      const { lists, size } = this.#groupLists(g)
       if (size < bestSize) [best, bestSize] = [lists, size]
     }
-    return unionOfDocs(best, documentCount, space)
+    return unionOfDocs(best, this.#stats.titleLength.length, space)
   }
 
   /** Whether `doc` satisfies every group; sets `tier` and `score` when it does. Documents must come in ascending order. */

@@ -10,6 +10,7 @@ import { loadAliases, type AliasTable } from './aliases.js'
 import { loadWordForms, type WordForms } from './forms.js'
 import { interpretQuery, type Interpretation, type PlannedWord } from './interpret.js'
 import { Lexicon } from './lexicon.js'
+import type { MatchMode } from './match-mode.js'
 import { PREPARE_DEFAULTS, PreparedAnswers, PreparedAnswersWriter, NO_PREPARED_ANSWERS, groupKey, type PrepareOptions, type PreparedAnswersData } from './prepared-answers.js'
 import type { Ranking } from './match.js'
 import { SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
@@ -42,6 +43,11 @@ export type IndexQuery = {
   kind?: Kind
   /** The only region the API knows is "france" (records whose regions hold "France"). */
   region?: 'france'
+  /**
+   * `all` (the contract's rule): every required word present. `best`: when no record holds every
+   * word, the records holding the most of them, ranked (best-match.ts). Default `all`.
+   */
+  match?: MatchMode
   /** Page size; the HTTP layer allows 1..50. */
   limit: number
   offset: number
@@ -55,8 +61,8 @@ export type SearchPage = {
 }
 
 /** Search parameters as the index takes them. */
-export function toIndexQuery(input: { q?: string; kind?: Kind; region?: 'france'; limit: number; offset: number }): IndexQuery {
-  return { q: input.q, kind: input.kind, region: input.region, limit: input.limit, offset: input.offset }
+export function toIndexQuery(input: { q?: string; kind?: Kind; region?: 'france'; match?: MatchMode; limit: number; offset: number }): IndexQuery {
+  return { q: input.q, kind: input.kind, region: input.region, match: input.match ?? 'all', limit: input.limit, offset: input.offset }
 }
 
 /**
@@ -64,7 +70,7 @@ export function toIndexQuery(input: { q?: string; kind?: Kind; region?: 'france'
  * caches). `q` is kept as typed: the answer's interpretation shows the words as typed.
  */
 export function searchKey(query: IndexQuery): string {
-  return JSON.stringify([query.q ?? null, query.kind ?? '', query.region ?? '', query.limit, query.offset])
+  return JSON.stringify([query.q ?? null, query.kind ?? '', query.region ?? '', query.match ?? 'all', query.limit, query.offset])
 }
 
 /** What the query side reads besides the index: the word-form exceptions and the alias table. */
@@ -253,9 +259,33 @@ export class RecordIndex {
       return { total: listing.length, results: Array.from(page, (doc) => this.entry(doc)), interpretation }
     }
     const plan = interpretQuery(query.q, { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (term) => this.#display(term) })
+    if (query.match === 'best') return this.#bestMatch(plan.words, plan.interpretation, query)
     const hits = this.#match(plan.words, query, false)
     if (hits.total === 0) plan.interpretation.relaxed = this.#relaxed(plan.words, query)
     return { total: hits.total, results: hits.docs.map((doc) => this.entry(doc)), interpretation: plan.interpretation }
+  }
+
+  /**
+   * Best match: the records holding the most of the required words (weighted by rarity), ranked. The
+   * interpretation names the words the best records hold (`matched`), those left out, and for each
+   * result of the page that lacks some required words, which ones. One required word is an
+   * all-words search: a record holds it or not.
+   */
+  #bestMatch(words: readonly PlannedWord[], interpretation: Interpretation, query: IndexQuery): SearchPage {
+    let answer: { total: number; docs: number[]; masks: number[]; best: number }
+    if (words.length === 1) {
+      const hits = this.#match(words, query, false)
+      answer = { ...hits, masks: hits.docs.map(() => 1), best: hits.total > 0 ? 1 : 0 }
+    } else {
+      answer = this.#text.searchBest({ groups: words.map((w) => w.group), keep: this.#filter(query), offset: query.offset, limit: query.limit }, this.#ranking)
+    }
+    const shown = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 1).map((w) => w.shown)
+    const lacking = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 0).map((w) => w.shown)
+    const results = answer.docs.map((doc) => this.entry(doc))
+    interpretation.matched = shown(answer.best)
+    interpretation.left_out = lacking(answer.best)
+    interpretation.missing = answer.masks.flatMap((mask, i) => (lacking(mask).length === 0 ? [] : [{ id: results[i]!.record.id, words: lacking(mask) }]))
+    return { total: answer.total, results, interpretation }
   }
 
   // Relevance: more required words in the title first ("title matches above text matches"), then

@@ -8,6 +8,7 @@
  * needs less than a general engine gives — whole words after folding, AND of all words, a title
  * tier, deterministic ties — and that fits in postings scanned once per query with a top-k heap.
  */
+import { matchBest, type BestMatchAnswer, type BestMatchRequest } from './best-match.js'
 import { CandidateSpace, GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking, type SearchScratch } from './match.js'
 import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
@@ -85,6 +86,11 @@ export class TextIndex {
     return terms.sort((a, b) => frequency[b]! - frequency[a]! || a - b).slice(0, max)
   }
 
+  /** The documents holding the term, ascending. */
+  docs(id: number): Uint32Array {
+    return this.#postingsOf(id).docs
+  }
+
   /** The first `count` documents holding the term (to show the word as written there). */
   firstDocuments(id: number, count: number): Uint32Array {
     const cached = this.#decoded.peek(id)
@@ -101,5 +107,12 @@ export class TextIndex {
     const documentCount = this.#stats.titleLength.length
     this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
     return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
+  }
+
+  /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
+  searchBest(request: BestMatchRequest, ranking: Ranking): BestMatchAnswer {
+    const documentCount = this.#stats.titleLength.length
+    this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
+    return matchBest(this.#postingsOf, this.#stats, ranking, request, this.#scratch.candidates)
   }
 }
