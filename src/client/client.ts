@@ -128,7 +128,7 @@ export class RecordsClient {
     const url = new URL(this.#options.baseUrl.href)
     url.pathname += path
     const params = new URLSearchParams({ po_live: '1' })
-    for (const name of ['q', 'kind', 'region', 'limit', 'offset'] as const) {
+    for (const name of ['q', 'kind', 'region', 'match', 'limit', 'offset'] as const) {
       const value = query[name]
       if (value !== undefined) params.append(name, String(value))
     }

@@ -73,6 +73,12 @@ export type SearchInterpretation = {
   expanded: { word: string; with: string[] }[]
   /** Only when total is 0: the query minus one word, with its total; at most 5, most specific first. */
   relaxed: { without: string; q: string; total: number }[]
+  /** Only with match=best: the required words the best-matched records hold (total counts those records). */
+  matched?: string[]
+  /** Only with match=best: the required words the best-matched records do not hold. */
+  left_out?: string[]
+  /** Only with match=best: each result of the page that lacks some required words, with those words. */
+  missing?: { id: string; words: string[] }[]
 }
 
 /** A page of matching records. */
@@ -97,5 +103,8 @@ export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed'
 /** Body of every error response. */
 export type ErrorBody = { error: { code: ErrorCode; message: string } }
 
-/** Search parameters (spec §4.3); `po_live` is the client's business. */
-export type SearchParameters = { q?: string; kind?: Kind; region?: 'france'; limit?: number; offset?: number }
+/**
+ * Search parameters (spec §4.3); `po_live` is the client's business. `match` is this API's
+ * extension: `all` (the default) or `best` (docs/api.md, "Best match").
+ */
+export type SearchParameters = { q?: string; kind?: Kind; region?: 'france'; match?: 'all' | 'best'; limit?: number; offset?: number }

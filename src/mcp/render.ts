@@ -31,12 +31,16 @@ export function renderRecord(r: Fact): string {
 export function renderSearch(page: SearchEnvelope): string {
   const from = page.total === 0 ? 0 : page.offset + 1
   const head = [`${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`, ...interpretationLines(page)].join('\n')
+  const lacking = new Map((page.interpretation?.missing ?? []).map((m) => [m.id, m.words]))
   const entries = page.results.map((r, i) => {
     const lines = [`${page.offset + i + 1}. ${r.title} — ${kindLabel(r.kind)}`, `   id ${r.id} · ${r.url}`]
+    const lacks = lacking.get(r.id)
+    if (lacks !== undefined) lines.push(`   Lacks: ${quoted(lacks)}.`)
     if (r.description) lines.push(`   ${r.description}`)
     if (isOfficial(r)) lines.push(...provenanceLines(r).map((line) => `   ${line}`))
     return lines.join('\n')
   })
+  // Under best match the results go on past total with records holding fewer of the words.
   const more = page.offset + page.results.length < page.total ? `\nMore: call again with offset ${page.offset + page.results.length}.` : ''
   const rules = 'Quote with a visible attribution linking to the record url; keep official rules distinct from lessons, method and offers.'
   return [head, ...entries].join('\n\n') + more + `\n\n${rules}`
@@ -51,6 +55,13 @@ function interpretationLines(page: SearchEnvelope): string[] {
   if (i.ignored.length > 0) lines.push(`Ignored (stop or question words): ${quoted(i.ignored)}.`)
   if (i.corrected.length > 0) lines.push(`Corrected (found nowhere as typed): ${i.corrected.map((c) => `"${c.from}" → "${c.to}"`).join(', ')}.`)
   if (i.expanded.length > 0) lines.push(`Also matched: ${i.expanded.map((e) => `"${e.word}" (${e.with.join(', ')})`).join('; ')}.`)
+  const leftOut = i.left_out ?? []
+  if (leftOut.length > 0 && page.total > 0) {
+    lines.push(
+      `No record holds every required word: the first ${page.total} hold ${quoted(i.matched ?? [])}, not ${quoted(leftOut)}; ` +
+        'the results after them hold fewer (see "Lacks").',
+    )
+  }
   if (page.total > 0) return lines
   if (i.relaxed.length > 0) {
     const retries = i.relaxed.map((r) => `q="${r.q}" (${r.total} record(s), without "${r.without}")`).join('; ')

@@ -6,7 +6,7 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type Resource } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { RecordReader } from '../core/api/reader.js'
-import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema } from '../core/api/schemas.js'
+import { CatalogueSchema, SearchEnvelopeSchema, SearchParamsSchema, matchParam } from '../core/api/schemas.js'
 import { FactSchema, RecordIdSchema } from '../core/records/record.js'
 import { withCachedJsonSchema } from './cached-schema.js'
 import { renderCatalogue, renderRecord, renderSearch } from './render.js'
@@ -24,8 +24,9 @@ export const RESOURCE_PAGE_SIZE = 50
 
 const { q, kind, region, limit, offset } = SearchParamsSchema.shape
 // The same parameter schemas as the HTTP API, so validation and semantics cannot differ; unknown
-// arguments are refused, as on the API. Converted to JSON Schema once, not per request.
-const SearchInput = withCachedJsonSchema(z.strictObject({ q, kind, region, limit, offset }))
+// arguments are refused, as on the API. Converted to JSON Schema once, not per request. The one
+// difference is `match`'s default: agents send sentences, which best match answers (CONTRACT.md).
+const SearchInput = withCachedJsonSchema(z.strictObject({ q, kind, region, match: matchParam('best'), limit, offset }))
 const GetInput = withCachedJsonSchema(
   z.strictObject({ id: RecordIdSchema.describe('Record id, e.g. fait-0123456789abcdef (from search_facts).') }),
 )
@@ -57,10 +58,13 @@ export function createMcpServer(reader: RecordReader, version: string): McpServe
     {
       title: 'Search records',
       description:
-        'Search every kind of record, not only official rules (kind "fact"): lessons, method, articles, offers… ' +
-        'The records are in French. Accents, case, stop and question words are ignored; every other word of q must appear, ' +
-        'as itself, another of its forms or an alias (moto → motocyclette); a word found nowhere is corrected. The answer says ' +
-        'how q was read, and when nothing matches, which queries would. ' +
+        'Search every kind of record, not only official rules (kind "fact"): lessons, method, articles, offers, staff, site pages. ' +
+        'The records are in French: send q in French, as key words (« priorité à droite intersection ») or as the user\'s question ' +
+        '(« à quel âge peut-on conduire une trottinette ? »); a whole sentence works. Accents, case, question and stop words are ignored, ' +
+        'word forms, everyday words and typos are understood. By default (match "best") the records holding the most of the words come ' +
+        'first, rarer words and words in titles weighing more, so a word no record holds does not empty the answer; the answer says ' +
+        'which words the first records hold (matched), which were left out, and what each result lacks. match "all" keeps only records ' +
+        'holding every word. Search before concluding that a rule is not covered. ' +
         'Filter by kind (fact = official rule, lesson, expertise, offer, …) and region; page with limit (1–50) and offset.',
       inputSchema: SearchInput,
       outputSchema: SearchOutput,

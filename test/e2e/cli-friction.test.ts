@@ -269,6 +269,33 @@ describe('how a search was read', () => {
     relaxed: [{ without: 'agglo', q: 'stationner trottoir', total: 12 }],
   }
 
+  it('search --match best sends match=best, and shows which words the first records hold and what each lacks', async () => {
+    const record = fakeFact(1)
+    const best = {
+      ...interpretation,
+      relaxed: [],
+      words: ['stationner', 'trottoir', 'agglo'],
+      matched: ['stationner', 'trottoir'],
+      left_out: ['agglo'],
+      missing: [{ id: record.id, words: ['agglo'] }],
+    }
+    const service = await scripted(json({ ...envelope([record], 1, 0, 10), interpretation: best }))
+    const run = await cli(['search', 'stationner trottoir agglo', '--match', 'best', '--base-url', `${service.url}/api/v1`])
+    expect(run.code).toBe(0)
+    expect(service.log).toEqual([`GET /api/v1/facts?po_live=1&q=stationner+trottoir+agglo&match=best&limit=10&offset=0`])
+    expect(run.stdout).toContain('  No record has every word: the first hold stationner, trottoir, not agglo; those after hold fewer')
+    expect(run.stdout).toContain('  Lacks: agglo')
+  })
+
+  it('search refuses a bad --match before any request, and sends no match when none is given', async () => {
+    expect((await cli(['search', 'x', '--match', 'most'])).stderr).toBe(
+      'reference-records search: --match "most": must be all or best\nRun "reference-records search --help" for usage.\n',
+    )
+    const service = await scripted(json(envelope([], 0, 0, 10)))
+    await cli(['search', 'trottoir', '--base-url', `${service.url}/api/v1`])
+    expect(service.log).toEqual([`GET /api/v1/facts?po_live=1&q=trottoir&limit=10&offset=0`])
+  })
+
   it('shows the words ignored and corrected, and on no match the searches that would match', async () => {
     const service = await scripted(json({ ...envelope([], 0, 0, 10), interpretation }))
     const run = await cli([

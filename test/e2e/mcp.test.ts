@@ -91,8 +91,17 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(lesson.content[0].text).toContain('Lesson (explanation, not an official rule)')
     })
 
-    it('says how q was read and, when nothing matches, which queries would', async () => {
-      const none = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie' } })
+    it('matches best by default: a word no record holds with the others is left out, and said to be', async () => {
+      const best = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie' } })
+      const text: string = best.content[0].text
+      expect(best.structuredContent.total).toBe(1)
+      expect(best.structuredContent.interpretation.left_out).toHaveLength(1)
+      expect(text).toMatch(/No record holds every required word: the first 1 hold "(priorité|alcoolémie)", not "(priorité|alcoolémie)"/)
+      expect(text).toMatch(/Lacks: "(priorité|alcoolémie)"\./)
+    })
+
+    it('says how q was read and, when nothing matches with match "all", which queries would', async () => {
+      const none = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie', match: 'all' } })
       const text: string = none.content[0].text
       expect(text).toContain('Required words: "priorité", "alcoolémie".')
       expect(text).toContain('Ignored (stop or question words): "est", "ce", "que", "la".')

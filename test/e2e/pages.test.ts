@@ -60,8 +60,17 @@ describe('the pages', () => {
     expect(text).toMatch(/\d+ fiches pour « trotoir »/)
   })
 
-  it('search with no match: says why, and offers the relaxed queries as links to their searches', async () => {
+  it('search: matches best by default, saying which words the first records hold and what each result lacks', async () => {
     const res = await html(`/recherche?${new URLSearchParams(SEARCH_NO_MATCH_EXAMPLE_QUERY)}`)
+    expect(res.status).toBe(200)
+    const text = res.text.replace(/<[^>]+>/g, '')
+    expect(text).toMatch(/Aucune fiche ne contient tous ces mots : les premières contiennent « [^»]+ »(, « [^»]+ »)*, sans « [^»]+ »/)
+    expect(text).toContain('Ne contient pas :')
+    expect(res.text).toContain(`href="/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' }).toString().replaceAll('&', '&amp;')}">Chercher seulement les fiches qui contiennent tous les mots</a>`)
+  })
+
+  it('search with match=all and no match: says why, and offers the relaxed queries as links to their searches', async () => {
+    const res = await html(`/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' })}`)
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
     expect(text).toContain('Mots ignorés, trop courants : « peut », « on », « en », « sur ».')
@@ -71,9 +80,9 @@ describe('the pages', () => {
     const { relaxed } = SEARCH_NO_MATCH_EXAMPLE.interpretation
     expect(relaxed.length).toBeGreaterThan(0)
     for (const r of relaxed) {
-      expect(res.text).toContain(`<a href="/recherche?${new URLSearchParams({ q: r.q })}">${r.q}</a> — sans « ${r.without} »`)
+      expect(res.text).toContain(`<a href="/recherche?${new URLSearchParams({ q: r.q, match: 'all' }).toString().replaceAll('&', '&amp;')}">${r.q}</a> — sans « ${r.without} »`)
       // Each link leads to a search that finds what the suggestion promised.
-      expect((await html(`/recherche?${new URLSearchParams({ q: r.q })}`)).text.replace(/<[^>]+>/g, '')).toContain(`${r.total} fiche`)
+      expect((await html(`/recherche?${new URLSearchParams({ q: r.q, match: 'all' })}`)).text.replace(/<[^>]+>/g, '')).toContain(`${r.total} fiche`)
     }
   })
 

@@ -66,6 +66,10 @@ export function interpretationLines(i: Interpretation): string[] {
       `Also matched: ${i.expanded.map((e) => `${clean(e.word)} (also ${e.with.map(clean).join(', ')})`).join('; ')}`,
     )
   }
+  const leftOut = isStrings(i.left_out) ? i.left_out : []
+  if (leftOut.length > 0 && isStrings(i.matched) && i.matched.length > 0) {
+    lines.push(`No record has every word: the first hold ${i.matched.map(clean).join(', ')}, not ${leftOut.map(clean).join(', ')}; those after hold fewer`)
+  }
   if (lines.length > 0 && i.words.length > 0) lines.unshift(`Searched for: ${i.words.map(clean).join(' ')}`)
   return lines
 }

@@ -1,4 +1,4 @@
-/** `reference-records search <words> [--kind] [--region] [--limit] [--offset] [--json]`. */
+/** `reference-records search <words> [--kind] [--region] [--match] [--limit] [--offset] [--json]`. */
 import { SearchParamsSchema } from '../../core/api/schemas.js'
 import { KINDS } from '../../core/records/record.js'
 import type { SearchEnvelope, SearchQuery } from '../../client/index.js'
@@ -13,7 +13,7 @@ import {
   type CliIo,
 } from './common.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
-import { formatSearchHeading, formatSummary } from './format.js'
+import { clean, formatSearchHeading, formatSummary } from './format.js'
 import { interpretationLines, noMatchLines, readInterpretation } from './interpretation.js'
 
 export const SEARCH_USAGE = `Usage: reference-records search [<words>...] [options]
@@ -22,11 +22,14 @@ Searches the records: every significant word must appear, as a whole word, anoth
 (stationner / stationnement) or an alias (auto / voiture); accents and case are ignored. Question
 words and words too common to search for are ignored, and a word found nowhere is corrected to the
 closest one; the output says how the words were read, and when nothing matches it suggests searches
-that would.
+that would. With --match best, when no record holds every word, the records holding the most of them
+come first (rarer words and words in titles weigh more), each saying which words it lacks: best for
+a whole question or sentence.
 
 Options:
   --kind KIND         Only records of this kind: ${KINDS.join(', ')}
   --region REGION     Only records of this region: france
+  --match MODE        all (default): every word must appear; best: the records holding the most words
   --limit N           Records per page, 1 to 50 (default 10)
   --offset N          Records to skip, 0 to 10000 (default 0)
   --json              Print the result envelope as JSON
@@ -36,11 +39,13 @@ ${EXIT_CODES_HELP}
 
 Example:
   reference-records search priorité à droite --kind lesson
+  reference-records search --match best "à quel âge peut-on conduire une trottinette électrique ?"
 `
 
 const OPTIONS = {
   kind: { type: 'string' },
   region: { type: 'string' },
+  match: { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   json: { type: 'boolean' },
@@ -52,13 +57,14 @@ const OPTIONS = {
  */
 export function searchQueryFromArgs(
   words: string[],
-  values: { kind?: string; region?: string; limit?: string; offset?: string },
+  values: { kind?: string; region?: string; match?: string; limit?: string; offset?: string },
 ): SearchQuery {
   const q = words.join(' ').trim()
   const raw = {
     q: q === '' ? undefined : q,
     kind: values.kind,
     region: values.region,
+    match: values.match,
     limit: values.limit,
     offset: values.offset,
   }
@@ -71,8 +77,9 @@ export function searchQueryFromArgs(
     })
     throw new UsageError(problems.join('; '))
   }
-  const { po_live: _live, ...query } = parsed.data
-  return query
+  const { po_live: _live, match, ...query } = parsed.data
+  // The service's default is sent as no parameter at all: one search, one address.
+  return values.match === undefined ? query : { ...query, match }
 }
 
 /** The human output of one page: the heading, how the words were read, the records, and help when nothing matched. */
@@ -84,7 +91,18 @@ export function formatSearchPage(page: SearchEnvelope, query: SearchQuery): stri
   if (page.total === 0 && query.q !== undefined) {
     return [top, noMatchLines(interpretation, { kind: query.kind, region: query.region }).join('\n')].join('\n\n') + '\n'
   }
-  return [top, ...page.results.map(formatSummary)].join('\n\n') + '\n'
+  // Read defensively, as the rest of the interpretation: a newer service may shape it otherwise.
+  const missing: unknown = interpretation?.missing
+  const lacking = new Map(
+    (Array.isArray(missing) ? missing : [])
+      .filter((m): m is { id: string; words: string[] } => typeof m?.id === 'string' && Array.isArray(m.words) && m.words.every((w: unknown) => typeof w === 'string'))
+      .map((m) => [m.id, m.words]),
+  )
+  const entry = (record: SearchEnvelope['results'][number]) => {
+    const lacks = lacking.get(record.id)
+    return formatSummary(record) + (lacks === undefined ? '' : `\n  Lacks: ${lacks.map(clean).join(', ')}`)
+  }
+  return [top, ...page.results.map(entry)].join('\n\n') + '\n'
 }
 
 export async function runSearch(args: string[], io: CliIo = processIo()): Promise<number> {

@@ -91,9 +91,9 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   get(SEARCH_PATH, async (req, reply) => {
     const params = parseSearchPageQuery(rawQuery(req.url))
     const snapshot = currentSnapshot(deps.records)
-    const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.page])}`
+    const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.match ?? 'best', params.page])}`
     const rep = await cache.get(snapshot, key, async () => {
-      const envelope = await reader.search({ q: params.q, kind: params.kind, region: params.region, limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE })
+      const envelope = await reader.search({ q: params.q, kind: params.kind, region: params.region, match: params.match ?? 'best', limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE })
       return page(renderSearchPage(site, params, envelope))
     })
     return send(req, reply, rep)

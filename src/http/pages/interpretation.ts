@@ -17,13 +17,19 @@ const list = (words: readonly string[]) => words.map(quoted).join(', ')
 
 /** `searchHref(q)`: the address of the same search (same filters) with another query. */
 export function renderInterpretation(interpretation: SearchInterpretation, total: number, searchHref: (q: string) => string): Html {
-  const { words, ignored, corrected, expanded, relaxed } = interpretation
+  const { words, ignored, corrected, expanded, relaxed, left_out: leftOut = [], matched = [] } = interpretation
   const lines: Html[] = []
   for (const c of corrected) {
     lines.push(html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`)
   }
   for (const e of expanded) lines.push(html`<p>${quoted(e.word)} a aussi été cherché sous les formes ${list(e.with)}.</p>`)
   if (ignored.length > 0) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
+  // Best match: no record holds every word, so the first ones hold the most of them.
+  if (leftOut.length > 0 && matched.length > 0) {
+    lines.push(
+      html`<p>Aucune fiche ne contient tous ces mots : les premières contiennent ${list(matched)}, sans ${list(leftOut)} (${fiches(total)}) ; les suivantes en contiennent moins.</p>`,
+    )
+  }
   if (total === 0 && words.length > 0) {
     lines.push(html`<p>Aucune fiche ne contient à la fois ${list(words)}.</p>`)
     lines.push(

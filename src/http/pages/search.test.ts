@@ -69,6 +69,13 @@ describe('the interpretation of the query', () => {
     const page = renderSearchPage(site, { q: 'xyzzy plugh', page: 1 }, envelope([], 0, { ...understood, words: ['xyzzy', 'plugh'], ignored: [], corrected: [], expanded: [] }))
     expect(text(page)).toContain('Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.')
   })
+  it('under best match, says which words the first records hold, which were left out, and what each result lacks', () => {
+    const best = { ...understood, words: ['stationner', 'trottoir', 'camion'], corrected: [], expanded: [], matched: ['stationner', 'trottoir'], left_out: ['camion'], missing: [{ id: lesson.id, words: ['camion', 'stationner'] }] }
+    const page = renderSearchPage(site, { q: 'stationner trottoir camion', page: 1 }, envelope([rule, lesson], 1, { ...best, missing: [{ id: rule.id, words: ['camion'] }, ...best.missing] }))
+    expect(text(page)).toContain('Aucune fiche ne contient tous ces mots : les premières contiennent « stationner », « trottoir », sans « camion » (1 fiche) ; les suivantes en contiennent moins.')
+    expect(text(page)).toContain('Ne contient pas : « camion », « stationner »')
+    expect(page.match(/class="lacking/g)).toHaveLength(2)
+  })
   it('shows nothing of it when there is nothing to say', () => {
     const page = renderSearchPage(site, { q: 'trottoir', page: 1 }, envelope([rule], 1, { words: ['trottoir'], ignored: [], corrected: [], expanded: [], relaxed: [] }))
     expect(page).not.toContain('class="interpretation"')

@@ -44,12 +44,14 @@ export function attribution(record: Fact): Html {
   return html`<p class="attribution">${line.slice(0, at)}<a href="${record.url}">${record.url}</a></p>`
 }
 
-function result(site: Site, record: Fact, words: ReadonlySet<string>): Html {
+/** `lacking`: under best match, the searched words this record does not hold (none when it holds them all). */
+function result(site: Site, record: Fact, words: ReadonlySet<string>, lacking: readonly string[]): Html {
   const link = site.base + recordPath(record.id)
   return html`<li class="result"><article aria-labelledby="r-${record.id}">
 ${kindLabel(record.kind)}
 <h3 id="r-${record.id}"><a href="${link}">${marked(highlight(record.title, words))}</a></h3>
 <p class="excerpt">${marked(excerpt(excerptSource(record, words), words))}</p>
+${lacking.length === 0 ? '' : html`<p class="lacking small muted">Ne contient pas : ${lacking.map((w) => `« ${w} »`).join(', ')}</p>`}
 ${provenanceSummary(record)}
 ${attribution(record)}
 </article></li>`
@@ -86,6 +88,21 @@ function summary(params: SearchPageParams, total: number): string {
   ].join('')
 }
 
+/**
+ * The other way to combine the words, when it would change the answer: from best match, the records
+ * holding every word only (there are fewer); from all-words, the records holding the most of them.
+ */
+function matchSwitch(site: Site, params: SearchPageParams, envelope: SearchEnvelope): Html {
+  const i = envelope.interpretation
+  if (i === undefined || i.words.length < 2) return html``
+  if (params.match === 'all') {
+    return envelope.total === 0 ? html`<p><a href="${site.base}${searchPath({ ...params, match: undefined, page: 1 })}">Voir les fiches qui contiennent le plus de ces mots</a></p>` : html``
+  }
+  return (i.left_out ?? []).length > 0 && envelope.total > 0
+    ? html`<p class="small"><a href="${site.base}${searchPath({ ...params, match: 'all', page: 1 })}">Chercher seulement les fiches qui contiennent tous les mots</a></p>`
+    : html``
+}
+
 /** The page of one search: form, how the query was understood, results, paging, attribution. */
 export function renderSearchPage(site: Site, params: SearchPageParams, envelope: SearchEnvelope): string {
   const interpretation = interpretationOf(envelope)
@@ -93,6 +110,7 @@ export function renderSearchPage(site: Site, params: SearchPageParams, envelope:
   const words = foldedWords(interpretation === undefined ? [] : [...interpretation.words, ...interpretation.expanded.flatMap((e) => e.with)])
   const searchHref = (q: string) => site.base + searchPath({ ...params, q, page: 1 })
   const beyond = envelope.results.length === 0 && envelope.total > 0
+  const lacking = new Map((interpretation?.missing ?? []).map((m) => [m.id, m.words]))
   return renderPage(site, {
     title: params.q === undefined ? 'Rechercher dans les fiches' : `« ${params.q} » — Recherche`,
     description: 'Chercher dans les règles officielles, leçons, méthodes et offres, avec leurs sources.',
@@ -102,11 +120,12 @@ export function renderSearchPage(site: Site, params: SearchPageParams, envelope:
     body: html`<h1>Rechercher dans les fiches</h1>
 ${searchForm(site, params)}
 ${interpretation === undefined ? '' : renderInterpretation(interpretation, envelope.total, searchHref)}
+${matchSwitch(site, params, envelope)}
 <h2 class="summary" id="resultats">${summary(params, envelope.total)}</h2>
 ${envelope.total === 0 && interpretation === undefined ? html`<p>Aucune fiche ne correspond. Essayez d’autres mots${params.kind || params.region ? html`, ou <a href="${searchHref(params.q ?? '')}">tous les types et régions</a>` : ''}.</p>` : ''}
 ${envelope.total === 0 && interpretation !== undefined && (params.kind || params.region) ? html`<p><a href="${site.base}${searchPath({ q: params.q })}">Chercher dans tous les types et régions</a></p>` : ''}
 ${beyond ? html`<p>Cette page est au-delà des résultats. <a href="${site.base}${searchPath({ ...params, page: 1 })}">Revenir à la première page</a>.</p>` : ''}
-<ol class="results" start="${envelope.offset + 1}">${envelope.results.map((r) => result(site, r, words))}</ol>
+<ol class="results" start="${envelope.offset + 1}">${envelope.results.map((r) => result(site, r, words, lacking.get(r.id) ?? []))}</ol>
 ${pager(site, params, envelope.total)}
 <p class="muted small">Les règles officielles (§) citent leurs textes et la date de leur dernière vérification ; les leçons, méthodes et offres les expliquent ou les vendent, sans les remplacer.
 Pour réutiliser une fiche, citez-la ainsi : « ${attributionLine({ title: 'titre de la fiche', url: 'adresse de la fiche' })} » (<a href="${site.base}/#reutilisation">conditions</a>).</p>`,
