@@ -1,0 +1,85 @@
+/**
+ * The alias file's size, and how much of it the relevance table exercises (docs/search.md,
+ * "Aliases"): the entries are written from the driving domain's vocabulary, not from the table's
+ * queries, so most of them are used by no query of it — and each must still lead somewhere: every
+ * phrase an entry finds is held, all its words together, by some record of the sample.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { BUNDLED_RECORDS_FILE } from '../../src/config.js'
+import { FileRecordSource } from '../../src/core/records/file-source.js'
+import { ALIASES_FILE, AliasFileSchema } from '../../src/core/search/aliases.js'
+import { loadWordForms } from '../../src/core/search/forms.js'
+import { ignoredWords, isIgnorable } from '../../src/core/search/stop-words.js'
+import { tokenize } from '../../src/core/search/tokenize.js'
+import { RELEVANCE_TABLE } from './queries.js'
+
+const file = AliasFileSchema.parse(JSON.parse(readFileSync(ALIASES_FILE, 'utf8')))
+const forms = loadWordForms()
+const { records } = await new FileRecordSource(BUNDLED_RECORDS_FILE).load()
+
+/** A phrase's significant words, folded as a query folds them. */
+const phraseWords = (text: string) => tokenize(text).filter((w) => !isIgnorable(w))
+/** A query's significant words, in order. */
+const queryWords = (q: string) => {
+  const words = tokenize(q)
+  const ignored = ignoredWords(words)
+  return words.filter((_, i) => !ignored[i])
+}
+const contains = (words: readonly string[], phrase: readonly string[]) =>
+  words.some((_, at) => phrase.every((w, i) => words[at + i] === w))
+
+/** Per record, the form keys of its words: a phrase is found when each of its words' keys is there. */
+const recordKeys = records.map(
+  (r) =>
+    new Set(
+      tokenize(
+        [
+          r.title,
+          r.text,
+          r.description ?? '',
+          ...r.sources.map((s) => s.label),
+          ...(r.bibliography ?? []),
+        ].join('\n'),
+      ).map((w) => forms.key(w)),
+    ),
+)
+const heldBySomeRecord = (phrase: string) => {
+  const keys = phraseWords(phrase).map((w) => forms.key(w))
+  return recordKeys.some((held) => keys.every((k) => held.has(k)))
+}
+
+const queries = RELEVANCE_TABLE.map(([, q]) => queryWords(q))
+const entries = file.aliases.map((entry) => {
+  const typed = 'same' in entry ? entry.same : entry.when
+  const found = 'same' in entry ? entry.same : entry.also
+  return {
+    entry,
+    typed,
+    found,
+    used: typed.some((p) => queries.some((words) => contains(words, phraseWords(p)))),
+  }
+})
+
+/** docs/search.md, "Aliases", quotes these figures: change both together. */
+const MEASURED = { entries: 301, usedByTheTable: 115 }
+
+describe('the alias file against the sample and the table', () => {
+  it('has the size and the share used by the table that docs/search.md states', () => {
+    const used = entries.filter((e) => e.used).length
+    expect({ entries: entries.length, usedByTheTable: used }).toEqual(MEASURED)
+    // Written from the domain, not from the table: most entries serve queries the table does not hold.
+    expect(used / entries.length).toBeLessThan(0.5)
+  })
+
+  it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {
+    const nowhere = entries.flatMap(({ entry, found }) =>
+      'same' in entry
+        ? found.some(heldBySomeRecord)
+          ? []
+          : [found.join(' / ')]
+        : found.filter((p) => !heldBySomeRecord(p)),
+    )
+    expect(nowhere).toEqual([])
+  })
+})
