@@ -18,7 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { FileRecordSource } from '../src/core/records/file-source.js'
 import { toIndexQuery, type RecordIndex } from '../src/core/search/record-index.js'
 import { loadInWorker } from '../src/core/snapshots/load-snapshot.js'
-import { BROAD_WORDS, QUERY_MIX, type Query } from './lib/scale-queries.js'
+import { BROAD_WORDS, LONG_QUERIES, QUERY_MIX, type Query } from './lib/scale-queries.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('bench/scale: run with node --expose-gc')
@@ -76,6 +76,36 @@ function timeBroad(index: RecordIndex) {
   return { queries: BROAD_WORDS, samples: samples.length, medianMs: round(quantile(samples, 0.5)), p99Ms: round(quantile(samples, 0.99)), maxMs: round(samples.at(-1)!) }
 }
 
+/**
+ * The long queries with best match, and with all words required as the baseline of the same run:
+ * rounds alternate the two, query by query, so both meet the same machine load.
+ */
+function timeLong(index: RecordIndex, rounds = 20) {
+  const times = { best: [] as number[], all: [] as number[] }
+  const perQuery = LONG_QUERIES.map(() => [] as number[])
+  for (let round = 0; round < rounds; round++) {
+    LONG_QUERIES.forEach((q, i) => {
+      for (const match of round % 2 === 0 ? (['best', 'all'] as const) : (['all', 'best'] as const)) {
+        const start = process.hrtime.bigint()
+        index.search(toIndexQuery({ q, match, limit: 10, offset: 0 }))
+        const t = ms(process.hrtime.bigint() - start)
+        times[match].push(t)
+        if (match === 'best') perQuery[i]!.push(t)
+      }
+    })
+  }
+  const summary = (samples: number[]) => {
+    const sorted = [...samples].sort((a, b) => a - b)
+    return { samples: sorted.length, medianMs: round(quantile(sorted, 0.5)), p99Ms: round(quantile(sorted, 0.99)), maxMs: round(sorted.at(-1)!) }
+  }
+  const best = summary(times.best)
+  const all = summary(times.all)
+  const slowest = LONG_QUERIES.map((q, i) => ({ q, medianMs: round(quantile(perQuery[i]!.sort((a, b) => a - b), 0.5)) }))
+    .sort((a, b) => b.medianMs - a.medianMs)
+    .slice(0, 3)
+  return { queries: LONG_QUERIES.length, best, all, bestOverAllMedian: round(best.medianMs / Math.max(all.medianMs, 1e-3)), slowest }
+}
+
 async function main(): Promise<void> {
   const path = process.argv[2]
   if (!path) throw new Error('usage: bench/scale.ts FILE [--reload]')
@@ -104,6 +134,8 @@ async function main(): Promise<void> {
   const mem = memory()
   const peakRssMiB = MiB(Math.max(process.resourceUsage().maxRSS * 1024, ...rssSamples))
   const broad = timeBroad(index)
+  timeLong(index, 2) // warm: decoded postings, work spaces
+  const long = timeLong(index)
 
   const cold = timeQueries(index, 1) // first pass: builds per-filter listings
   const coldTotal = cold.samples.reduce((a, b) => a + b, 0)
@@ -142,6 +174,7 @@ async function main(): Promise<void> {
       maxLoopDelayMs,
       memory: { baselineRssMiB: baseline.rssMiB, ...mem, peakRssMiB, afterQueries },
       broad,
+      long,
       search: {
         queries: QUERY_MIX.length,
         rounds,

@@ -42,3 +42,21 @@ export const QUERY_MIX: Query[] = [
 
 /** Broad one-word queries, no filter, first page: the cost follows the matches, so they are the slowest. */
 export const BROAD_WORDS = ['la', 'conduite', 'permis', 'vitesse', 'route']
+
+/**
+ * Long queries of eight significant words or so, as an assistant sends them (issue 27): timed with
+ * `match=best` and, as the baseline of the same run, with `match=all`. Some hold a word no record
+ * holds (a name, a made-up word), so that no record holds them all and best match ranks by coverage.
+ */
+export const LONG_QUERIES: string[] = [
+  'limitation vitesse autoroute jeune conducteur permis probatoire pluie',
+  'amende stationnement trottoir piste cyclable points retrait permis',
+  'taux alcool volant jeune conducteur sanction permis suspension',
+  'priorité droite intersection carrefour panneau cédez passage véhicule',
+  'enfant siège ceinture sécurité arrière voiture obligatoire âge',
+  'téléphone main volant oreillettes amende points conducteur interdit',
+  'pneus hiver chaînes montagne neige verglas équipement obligation',
+  'examen code route épreuve pratique inscription candidat résultat délai',
+  'vitesse autoroute pluie conducteur permis probatoire zorglub nuit',
+  'mon fils de seize ans peut-il conduire un scooter électrique à Lyon sans casque',
+]
