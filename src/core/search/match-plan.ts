@@ -203,8 +203,6 @@ export class Plan {
     const bodyTfOf = this.#bodyTf
     const cursorAt = this.#at
     const weight = this.#weight
-    const slotStart = this.#slotStart
-    const optionStart = this.#optionStart
     const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
     const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
@@ -234,6 +232,41 @@ export class Plan {
         if (titleTf > 0) tier++
         continue
       }
+      const best = this.#groupScore(g, doc, titleNorm, bodyNorm)
+      const title = this.#groupInTitle
+      if (best < 0) {
+        lacking = true
+        continue
+      }
+      mask = (mask | this.#groupBit[g]!) >>> 0
+      coverage += this.#groupWeight[g]! * (title ? TITLE_COVER : 1)
+      if (title) tier++
+      total += best
+    }
+    if (mask === 0) return false
+    this.mask = mask
+    this.coverage = coverage
+    this.tier = tier
+    this.score = total
+    return true
+  }
+
+  /**
+   * The score of group `g` in `doc` (the best of its alternatives, each the sum of its slots' best
+   * word), or -1 when no alternative has all its slots in the document; `#groupInTitle` is then
+   * whether one alternative found has all its slots in the title. Shared by `matches` and `covers`,
+   * so a document holding every group gets the same score from both.
+   */
+  #groupScore(g: number, doc: number, titleNorm: number, bodyNorm: number): number {
+    const docsOf = this.#docs
+    const titleTfOf = this.#titleTf
+    const bodyTfOf = this.#bodyTf
+    const cursorAt = this.#at
+    const weight = this.#weight
+    const slotStart = this.#slotStart
+    const optionStart = this.#optionStart
+    const optionWeight = this.#optionWeight
+    const groupStart = this.#groupStart
       let best = -1
       let title = false
       for (let o = groupStart[g]!; o < groupStart[g + 1]!; o++) {
@@ -266,22 +299,11 @@ export class Plan {
         if (score > best) best = score
         title ||= inTitle
       }
-      if (best < 0) {
-        lacking = true
-        continue
-      }
-      mask = (mask | this.#groupBit[g]!) >>> 0
-      coverage += this.#groupWeight[g]! * (title ? TITLE_COVER : 1)
-      if (title) tier++
-      total += best
-    }
-    if (mask === 0) return false
-    this.mask = mask
-    this.coverage = coverage
-    this.tier = tier
-    this.score = total
-    return true
+    this.#groupInTitle = title
+    return best
   }
+
+  #groupInTitle = false
 
   /** Set by `covers`: the groups the document holds, as query bits, and what they weigh. */
   mask = 0
@@ -325,8 +347,6 @@ export class Plan {
     const bodyTfOf = this.#bodyTf
     const cursorAt = this.#at
     const weight = this.#weight
-    const slotStart = this.#slotStart
-    const optionStart = this.#optionStart
     const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
     const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
@@ -350,38 +370,8 @@ export class Plan {
       return true
     }
     for (let g = 0; g + 1 < groupStart.length; g++) {
-      let best = -1
-      let title = false
-      for (let o = groupStart[g]!; o < groupStart[g + 1]!; o++) {
-        let sum = 0
-        let inTitle = true
-        let found = true
-        for (let s = optionStart[o]!; s < optionStart[o + 1]!; s++) {
-          let slotBest = -1
-          let slotTitle = false
-          for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
-            const docs = docsOf[c]!
-            let at = cursorAt[c]!
-            if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-            if (at >= docs.length || docs[at] !== doc) continue
-            const titleTf = titleTfOf[c]![at]!
-            const bodyTf = bodyTfOf[c]![at]!
-            const score = weight[c]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
-            if (score > slotBest) slotBest = score
-            if (titleTf > 0) slotTitle = true
-          }
-          if (slotBest < 0) {
-            found = false
-            break
-          }
-          sum += slotBest
-          inTitle &&= slotTitle
-        }
-        if (!found) continue
-        const score = sum * optionWeight[o]!
-        if (score > best) best = score
-        title ||= inTitle
-      }
+      const best = this.#groupScore(g, doc, titleNorm, bodyNorm)
+      const title = this.#groupInTitle
       if (best < 0) return false
       if (title) tier++
       total += best
