@@ -4,7 +4,7 @@
  * aliases). The result is both the plan the index runs and the `interpretation` of the answer, so
  * what the answer says is what the search did.
  */
-import type { AliasPhrase, AliasTable } from './aliases.js'
+import type { AliasMatch, AliasPhrase, AliasTable } from './aliases.js'
 import { closestWords, maxEdits, splitWord } from './correct.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
@@ -136,7 +136,7 @@ function phraseWords(words: readonly string[], context: InterpretContext): boole
   const covered = words.map(() => false)
   for (let at = 0; at < words.length; at++) {
     const alias = context.aliases.match(words, at)
-    if (alias === undefined || alias.length < 2 || !alias.also.some((p) => alternative(p.words, 1, context.lexicon) !== undefined)) continue
+    if (alias === undefined || alias.length < 2 || !aliasFinds(alias, context)) continue
     for (let i = at; i < at + alias.length; i++) covered[i] = true
   }
   return covered
@@ -145,7 +145,12 @@ function phraseWords(words: readonly string[], context: InterpretContext): boole
 function findsSomething(word: string, context: InterpretContext): boolean {
   if (context.lexicon.formsOf(word).length > 0) return true
   const alias = context.aliases.match([word], 0)
-  return alias !== undefined && alias.also.some((p) => alternative(p.words, 1, context.lexicon) !== undefined)
+  return alias !== undefined && aliasFinds(alias, context)
+}
+
+/** Whether some alias of a phrase has every word indexed (it can find something). */
+function aliasFinds(alias: AliasMatch, context: InterpretContext): boolean {
+  return alias.also.some((p) => alternative(p.words, 1, context.lexicon) !== undefined)
 }
 
 /** The query's words, each once (the first time it appears). */
