@@ -32,6 +32,16 @@ export function readInterpretation(envelope: unknown): Interpretation | undefine
   return ok ? (i as Interpretation) : undefined
 }
 
+/**
+ * Under best match, the words each result of the page lacks, by record id; read as defensively as
+ * the rest (a newer service may shape `missing` otherwise, and then nothing is shown).
+ */
+export function lackingWords(i: Interpretation | undefined): Map<string, string[]> {
+  const missing: unknown = i?.missing
+  const ok = isList<{ id: string; words: string[] }>(missing, (m) => typeof m.id === 'string' && isStrings(m.words))
+  return new Map(ok ? missing.map((m) => [m.id, m.words]) : [])
+}
+
 /** A word as a shell argument: left bare when it is plainly safe, else single-quoted. */
 export function shellWord(word: string): string {
   return /^[\p{L}\p{N}_.,:/@%+=-]+$/u.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`

@@ -14,7 +14,7 @@ import {
 } from './common.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { clean, formatSearchHeading, formatSummary } from './format.js'
-import { interpretationLines, noMatchLines, readInterpretation } from './interpretation.js'
+import { interpretationLines, lackingWords, noMatchLines, readInterpretation } from './interpretation.js'
 
 export const SEARCH_USAGE = `Usage: reference-records search [<words>...] [options]
 
@@ -91,13 +91,7 @@ export function formatSearchPage(page: SearchEnvelope, query: SearchQuery): stri
   if (page.total === 0 && query.q !== undefined) {
     return [top, noMatchLines(interpretation, { kind: query.kind, region: query.region }).join('\n')].join('\n\n') + '\n'
   }
-  // Read defensively, as the rest of the interpretation: a newer service may shape it otherwise.
-  const missing: unknown = interpretation?.missing
-  const lacking = new Map(
-    (Array.isArray(missing) ? missing : [])
-      .filter((m): m is { id: string; words: string[] } => typeof m?.id === 'string' && Array.isArray(m.words) && m.words.every((w: unknown) => typeof w === 'string'))
-      .map((m) => [m.id, m.words]),
-  )
+  const lacking = lackingWords(interpretation)
   const entry = (record: SearchEnvelope['results'][number]) => {
     const lacks = lacking.get(record.id)
     return formatSummary(record) + (lacks === undefined ? '' : `\n  Lacks: ${lacks.map(clean).join(', ')}`)
