@@ -6,7 +6,8 @@ import type { SearchEnvelope } from '../../core/api/schemas.js'
 import type { Fact } from '../../core/records/record.js'
 import { attributionLine } from '../../core/records/attribution.js'
 import { KINDS } from '../../core/records/record.js'
-import { excerpt, foldedWords, highlight, marked } from './excerpt.js'
+import { excerpt, excerptSource, highlight, searchedWords } from '../../core/search/excerpt.js'
+import { marked } from './excerpt.js'
 import { html, type Html } from './html.js'
 import { interpretationOf, renderInterpretation } from './interpretation.js'
 import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount } from './labels.js'
@@ -29,12 +30,6 @@ ${option('', 'Toutes les régions', params.region === undefined)}
 ${option('france', REGION_LABELS_FR.france, params.region === 'france')}
 </select></div>
 </form>`
-}
-
-/** The text an excerpt is cut from: the first of text and description that holds a searched word. */
-function excerptSource(record: Fact, words: ReadonlySet<string>): string {
-  const candidates = [record.text, record.description ?? '']
-  return candidates.find((t) => words.size > 0 && highlight(t, words).some((s) => s.match)) ?? (record.description || record.text)
 }
 
 /** The core's attribution line, its address a link. */
@@ -107,7 +102,7 @@ function matchSwitch(site: Site, params: SearchPageParams, envelope: SearchEnvel
 export function renderSearchPage(site: Site, params: SearchPageParams, envelope: SearchEnvelope): string {
   const interpretation = interpretationOf(envelope)
   // The words the search required, and the other forms and aliases it matched: what to highlight.
-  const words = foldedWords(interpretation === undefined ? [] : [...interpretation.words, ...interpretation.expanded.flatMap((e) => e.with)])
+  const words = searchedWords(interpretation)
   const searchHref = (q: string) => site.base + searchPath({ ...params, q, page: 1 })
   const beyond = envelope.results.length === 0 && envelope.total > 0
   const lacking = new Map((interpretation?.missing ?? []).map((m) => [m.id, m.words]))
