@@ -17,14 +17,15 @@ import { followSource, loadInto } from '../core/snapshots/follow.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import { PACKAGE_VERSION } from '../core/version.js'
 import type { Log } from '../core/log.js'
-import { createMcpServer } from '../mcp/server.js'
+import type { Fact } from '../core/records/record.js'
+import { buildMcpServer } from '../mcp/server.js'
 import { resolveApiRoot } from './api-root.js'
 import { UsageError, parseCommandArgs } from './args.js'
 import { RemoteRecordReader } from './remote-reader.js'
 
 const USAGE = `Usage: reference-records mcp [--records-file FILE | --database-url URL | --base-url URL]
 
-Serves the MCP tools (search_facts, get_fact, get_catalogue) and resources over stdio.
+Serves the MCP tools (search_facts, get_fact, get_catalogue, search, fetch), resources and prompts over stdio.
   --records-file FILE  records to read in this process (default: $RECORDS_FILE, else the bundled sample)
   --database-url URL   read the current published snapshot from PostgreSQL, and follow publications
                        (default: $DATABASE_URL)
@@ -51,10 +52,19 @@ async function localReader(config: Exclude<McpConfig, { source: 'remote' }>): Pr
   return { reader, origin: source.origin }
 }
 
+/**
+ * Record pages of a remote service: its pages live beside its API root (`…/api/v1` → `…/fiches/{id}`).
+ * An API root elsewhere says nothing of where the pages are: answers then link to the original pages.
+ */
+function remoteRecordPage(apiRoot: string): (r: Pick<Fact, 'id' | 'url'>) => string {
+  const site = /^(.*)\/api\/v1\/?$/.exec(apiRoot)?.[1]
+  return site === undefined ? (r) => r.url : (r) => `${site}/fiches/${r.id}`
+}
+
 /** A reader of a running service; its address may be an origin, whose API root is looked up once here. */
-async function remoteReader(baseUrl: string, from: string): Promise<RecordReader> {
+async function remoteReader(baseUrl: string, from: string): Promise<{ reader: RecordReader; recordPage: (r: Pick<Fact, 'id' | 'url'>) => string }> {
   const root = await resolveApiRoot(baseUrl, from)
-  return new RemoteRecordReader(new RecordsClient({ baseUrl: root }))
+  return { reader: new RemoteRecordReader(new RecordsClient({ baseUrl: root })), recordPage: remoteRecordPage(root) }
 }
 
 export async function runMcp(args: string[]): Promise<number> {
@@ -83,10 +93,12 @@ export async function runMcp(args: string[]): Promise<number> {
   }
   let reader: RecordReader
   let origin: string
+  // Local records link to their original pages: no pages are served by a stdio process.
+  let recordPage: (r: Pick<Fact, 'id' | 'url'>) => string = (r) => r.url
   try {
     if (config.source === 'remote') {
       const from = values['base-url'] ? '--base-url' : BASE_URL_SETTING
-      reader = await remoteReader(config.baseUrl, from)
+      ;({ reader, recordPage } = await remoteReader(config.baseUrl, from))
       origin = config.baseUrl
     } else {
       ;({ reader, origin } = await localReader(config))
@@ -96,7 +108,8 @@ export async function runMcp(args: string[]): Promise<number> {
     say(err.message)
     return 2
   }
-  serveStdio(() => createMcpServer(reader, PACKAGE_VERSION), { onerror: (err) => say(err.message) })
+  // One server per connection: the catalogue its instructions describe is read when the client connects.
+  serveStdio(() => buildMcpServer(reader, { version: PACKAGE_VERSION, recordPage }), { onerror: (err) => say(err.message) })
   say(`serving over stdio from ${origin}`)
   return 0
 }

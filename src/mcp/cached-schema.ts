@@ -15,13 +15,23 @@ type JsonSchemaOptions = { target: string; libraryOptions?: Record<string, unkno
 type Converter = (options: JsonSchemaOptions) => Record<string, unknown>
 type Json = Record<string, unknown>
 
-export function withCachedJsonSchema<S extends z.ZodType>(schema: S): S {
+/** 'input' keeps the schema whole; an output schema is made terse (`terseOutputSchema`), keeping the named definitions whole. */
+export type SchemaUse = 'input' | { output: TerseOptions }
+
+/**
+ * Output schemas are made terse: they were 70 % of a tools/list that every client sends a model on
+ * every connection, and what a client needs of them is the shape of the result, not its prose.
+ */
+export function withCachedJsonSchema<S extends z.ZodType>(schema: S, use: SchemaUse = 'input'): S {
   const standard = schema['~standard'] as z.ZodType['~standard'] & { jsonSchema: { input: Converter; output: Converter } }
   const cache = new Map<string, Record<string, unknown>>()
   const cached = (io: 'input' | 'output'): Converter => (options) => {
     const key = `${io}:${options.target}:${JSON.stringify(options.libraryOptions ?? {})}`
     let json = cache.get(key)
-    if (json === undefined) cache.set(key, (json = Object.freeze(portableJsonSchema(standard.jsonSchema[io](options)))))
+    if (json === undefined) {
+      const portable = portableJsonSchema(standard.jsonSchema[io](options))
+      cache.set(key, (json = Object.freeze(use === 'input' ? portable : terseOutputSchema(portable, use.output))))
+    }
     return json
   }
   const patched = { ...standard, jsonSchema: { input: cached('input'), output: cached('output') } }
@@ -43,7 +53,8 @@ const SHARED_FORMATS: Readonly<Record<string, string>> = { date: 'Date', 'date-t
  * - an open object's `additionalProperties: {}` is written `true` (the MCP Inspector's portability
  *   check warns on a schema that carries no keyword), and `propertyNames: {type: string}` (true of
  *   every JSON object) is dropped;
- * - zod's safe-integer bounds are dropped; OpenAPI's `example` becomes JSON Schema's `examples`.
+ * - zod's safe-integer bounds are dropped; OpenAPI's `example` becomes JSON Schema's `examples`;
+ * - `$schema` is dropped: MCP reads a schema without one as JSON Schema 2020-12, which these are.
  */
 export function portableJsonSchema(schema: Json): Json {
   const defs: Record<string, Json> = { ...((schema.$defs as Record<string, Json> | undefined) ?? {}) }
@@ -73,7 +84,8 @@ export function portableJsonSchema(schema: Json): Json {
     }
     return shareFormat(out, shared, defs)
   }
-  const compact = rewrite(root) as Json
+  // 2020-12 is the dialect MCP assumes for a schema without `$schema` (it was 52 bytes per schema).
+  const { $schema: _dialect, ...compact } = rewrite(root) as Json
   const allDefs = { ...(mapValues(defs, rewrite) as Record<string, Json>), ...shared }
   return Object.keys(allDefs).length === 0 ? compact : { ...compact, $defs: allDefs }
 }
@@ -93,3 +105,57 @@ function shareFormat(node: Json, shared: Record<string, Json>, defs: Record<stri
 const mapValues = (map: Record<string, unknown>, f: (value: unknown) => unknown) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, f(v)]))
 const isEmptySchema = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
 const isOnlyStringType = (value: unknown) => JSON.stringify(value) === '{"type":"string"}'
+
+/**
+ * An output schema without its prose and its detail: descriptions below the root, examples, `$schema`
+ * (2020-12 is MCP's default dialect), length and range bounds (the server's results always meet them)
+ * and `additionalProperties: false` go; a pattern beside a `format`
+ * goes (the format says the same: zod's date-time pattern alone was 300 bytes); definitions not named
+ * in `keep` are not described (a property holding one is left out: a video, an address; the OpenAPI
+ * document describes them), and objects nested deeper than `depth` below the root keep only their type. What
+ * is left is still true of every result (it only allows more), and types, required properties, enums
+ * and bounds of what is kept stay. Date definitions are inlined: `{type, format}` is shorter than a
+ * reference to it.
+ */
+// Bounds a server's own results always meet: they tell a client nothing it can act on.
+const OUTPUT_BOUNDS: ReadonlySet<string> = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'])
+
+export type TerseOptions = { keep: readonly string[]; depth?: number }
+
+export function terseOutputSchema(schema: Json, { keep, depth = Number.POSITIVE_INFINITY }: TerseOptions): Json {
+  const defs = (schema.$defs as Record<string, Json> | undefined) ?? {}
+  const dates = new Set(Object.values(SHARED_FORMATS).filter((name) => defs[name] !== undefined))
+  const unkept = (node: unknown): boolean => {
+    const ref = typeof (node as Json | null)?.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec((node as Json).$ref as string)?.[1] : undefined
+    return ref !== undefined && !dates.has(ref) && !keep.includes(ref)
+  }
+  // A property that is a definition not kept, or an array of them.
+  const isUnkeptRef = (node: unknown): boolean => unkept(node) || ((node as Json | null)?.type === 'array' && unkept((node as Json).items))
+  const typeOnly = (node: Json): Json => (typeof node.type === 'string' ? { type: node.type } : {})
+  // `level`: objects above this node; a definition is rewritten at level 0 (it may be used anywhere).
+  const rewrite = (node: unknown, level: number): unknown => {
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, level))
+    if (node === null || typeof node !== 'object') return node
+    const input = node as Json
+    const ref = typeof input.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec(input.$ref)?.[1] : undefined
+    if (ref !== undefined && dates.has(ref)) return rewrite({ ...defs[ref], ...input, $ref: undefined }, level)
+    if (ref !== undefined && !keep.includes(ref)) return defs[ref] === undefined ? {} : typeOnly(defs[ref])
+    if (input.type === 'object' && level > depth) return typeOnly(input)
+    const below = input.type === 'object' ? level + 1 : level
+    const out: Json = {}
+    for (const [key, value] of Object.entries(input)) {
+      if (value === undefined || key === 'examples' || key === '$schema' || (key === 'description' && level > 0)) continue
+      if ((key === 'pattern' && typeof input.format === 'string') || (key === 'additionalProperties' && value === false) || OUTPUT_BOUNDS.has(key)) continue
+      if (key === '$defs') {
+        const kept = Object.entries(value as Record<string, unknown>).filter(([name]) => keep.includes(name))
+        if (kept.length > 0) out[key] = Object.fromEntries(kept.map(([name, d]) => [name, rewrite(d, 1)]))
+      } else if (key === 'properties') {
+        // A property made of a definition not kept is left out: the object, no longer closed, still allows it.
+        const described = Object.entries(value as Json).filter(([, v]) => !isUnkeptRef(v))
+        out[key] = Object.fromEntries(described.map(([name, v]) => [name, rewrite(v, below)]))
+      } else out[key] = SCHEMA_MAPS.has(key) ? mapValues(value as Record<string, unknown>, (v) => rewrite(v, below)) : rewrite(value, below)
+    }
+    return out
+  }
+  return rewrite(schema, 0) as Json
+}

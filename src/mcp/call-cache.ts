@@ -40,10 +40,13 @@ export function cacheableCall(message: unknown): { id: JsonRpcId; params: object
 export class ToolCallCache {
   readonly #bySnapshot = new WeakMap<object, LRUCache<string, Template>>()
 
-  /** What makes two calls answer the same bytes (but their ids): the header fields the SDK reads and the params. */
-  keyOf(req: IncomingMessage, params: object): string {
+  /**
+   * What makes two calls answer the same bytes (but their ids): the header fields the SDK reads, the
+   * params, and `day` (answers age verifications in whole days).
+   */
+  keyOf(req: IncomingMessage, params: object, day = ''): string {
     const headers = req.headers
-    let key = JSON.stringify(params)
+    let key = `${day}\n${JSON.stringify(params)}`
     // One line per field, its value as JSON: an absent field ("-") differs from an empty one ('""').
     for (const name of KEY_HEADERS) key += `\n${headers[name] === undefined ? '-' : JSON.stringify(headers[name])}`
     return key

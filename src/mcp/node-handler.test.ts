@@ -25,7 +25,7 @@ beforeAll(async () => {
   const records = new LiveRecords()
   records.swap(RecordIndex.build({ records: fixture }))
   const reader = new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 0, contact: 'c@example.org', mcpPath: MCP_PATH }))
-  const handler = createMcpNodeHandler(reader, { version: '0.0.0', log: { debug: (fields) => reported.push(JSON.stringify(fields)) } })
+  const handler = createMcpNodeHandler(reader, { version: '0.0.0', recordPage: (r) => r.url, log: { debug: (fields) => reported.push(JSON.stringify(fields)) } })
   http = createServer((req, res) => void handler.handle(req, res))
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}${MCP_PATH}`

@@ -16,7 +16,8 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import type { ApiError } from '../core/errors.js'
 import type { RecordReader } from '../core/api/reader.js'
 import { ToolCallCache, cacheableCall, type RawReply } from './call-cache.js'
-import { createMcpServer } from './server.js'
+import type { Fact } from '../core/records/record.js'
+import { buildMcpServer } from './server.js'
 
 export const MCP_PATH = '/mcp'
 /** Request headers MCP clients send (Streamable HTTP), allowed by CORS preflights. */
@@ -61,6 +62,10 @@ export type McpNodeHandler = {
 
 export type McpNodeHandlerOptions = {
   version: string
+  /** The page of a record for people (see McpContext.recordPage). */
+  recordPage(record: Pick<Fact, 'id' | 'url'>): string
+  /** The clock (tests pin it). Default: the system's. */
+  now?: () => Date
   log: McpLog
   /**
    * The snapshot the reader serves now (any object, compared by identity), when answers may be kept
@@ -73,7 +78,8 @@ export type McpNodeHandlerOptions = {
 
 export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandlerOptions): McpNodeHandler {
   const calls = new ToolCallCache()
-  const factory = (): McpServer => createMcpServer(reader, options.version)
+  const now = options.now ?? (() => new Date())
+  const factory = (): Promise<McpServer> => buildMcpServer(reader, { version: options.version, recordPage: options.recordPage, now })
   const onerror = (err: Error) => options.log.debug({ problem: err.message }, 'mcp request rejected')
   const modern = withoutConsoleWarnings(options.log, () =>
     createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES, onerror }),
@@ -82,9 +88,10 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
   // One server per request, closed whatever happens: a failing connect or request must not leak it,
   // and a failing close must neither replace the answer nor become an unhandled rejection.
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
-    const server = factory()
+    let server: McpServer | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     try {
+      server = await factory()
       await server.connect(transport)
       return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody })
     } catch (err) {
@@ -93,7 +100,7 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
       return jsonRpcError(500, 'Internal error: the request could not be served', idOf(parsedBody))
     } finally {
       try {
-        await server.close()
+        await server?.close()
       } catch (err) {
         onerror(err as Error)
       }
@@ -116,7 +123,8 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     const call = cacheableCall(parsedBody)
     const snapshot = call === undefined ? undefined : options.snapshot?.()
     if (call === undefined || snapshot === undefined) return sdkAnswer(req, body, parsedBody)
-    const key = calls.keyOf(req, call.params)
+    // The day is part of the key: answers say how long ago a rule was verified, in days at the finest.
+    const key = calls.keyOf(req, call.params, now().toISOString().slice(0, 10))
     const kept = calls.get(snapshot, key, call.id)
     if (kept !== undefined) {
       options.onKeptAnswer?.()

@@ -7,7 +7,7 @@ const interpretation = { words: [], ignored: [], corrected: [], expanded: [], re
 
 describe('renderSearch', () => {
   it('says how q was read: required, ignored, corrected and expanded words', () => {
-    const text = renderSearch({
+    const { text } = renderSearch({
       ...empty,
       total: 0,
       interpretation: {
@@ -32,12 +32,12 @@ describe('renderSearch', () => {
   })
   it('says when no relaxed query would match either', () => {
     const page: SearchEnvelope = { ...empty, interpretation: { ...interpretation, words: ['zzzz', 'yyyy'] } }
-    expect(renderSearch(page)).toContain('No record holds every required word, and no query without one of them matches either.')
-    expect(renderSearch({ ...empty, interpretation: { ...interpretation, words: ['zzzz'] } })).toContain('No record holds this word')
+    expect(renderSearch(page).text).toContain('No record holds every required word, and no query without one of them matches either.')
+    expect(renderSearch({ ...empty, interpretation: { ...interpretation, words: ['zzzz'] } }).text).toContain('No record holds this word')
   })
   it('under best match, says which words the first records hold and what each result lacks', () => {
     const record = { id: 'fait-0123456789abcdef', title: 'Priorité à droite', kind: 'lesson', url: 'https://example.test/p', text: 't', sources: [] } as unknown as SearchEnvelope['results'][number]
-    const text = renderSearch({
+    const { text } = renderSearch({
       ...empty,
       results: [record],
       total: 1,
@@ -47,6 +47,6 @@ describe('renderSearch', () => {
     expect(text).toContain('   Lacks: "camion".')
   })
   it('adds nothing without q', () => {
-    expect(renderSearch(empty)).not.toContain('Required words')
+    expect(renderSearch(empty).text).not.toContain('Required words')
   })
 })

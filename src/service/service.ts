@@ -86,9 +86,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     resources.add(() => followed.close())
     // The adapters' modules (Fastify, the MCP SDK: about 0.2 s to load) are loaded while that
     // first load starts its worker, not before it.
-    const [{ buildHttpApp }, { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler }] = await Promise.all([
+    const [{ buildHttpApp }, { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler }, { recordPath }] = await Promise.all([
       import('../http/app.js'),
       import('../mcp/node-handler.js'),
+      import('../http/pages/record-view.js'),
     ])
     const records = followed.records
 
@@ -112,7 +113,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // Client faults (a malformed request, an aborted upload) are the client's doing: one low-level
     // line each, without a stack, and no more than a few of a kind per minute.
     const clientFault = limitRepeats((fields, message) => logger.debug(fields, message))
-    const mcp = createMcpNodeHandler(new LocalRecordReader(records, catalogues), { version: PACKAGE_VERSION, log: { debug: clientFault }, snapshot: options.fastPath === false ? undefined : () => records.current,
+    // Answers link to the record's page on this service (absolute with a public base URL), as the pages do.
+    const pagesBase = config.http.publicBaseUrl ?? ''
+    const mcp = createMcpNodeHandler(new LocalRecordReader(records, catalogues), {
+      version: PACKAGE_VERSION,
+      recordPage: (r) => `${pagesBase}${recordPath(r.id)}`,
+      log: { debug: clientFault },
+      snapshot: options.fastPath === false ? undefined : () => records.current,
       onKeptAnswer: () => metrics.mcpKeptAnswers.inc(),
     })
     resources.add(() => mcp.close())

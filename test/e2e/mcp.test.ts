@@ -46,12 +46,12 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(capabilities.resources!.listChanged ?? false).toBe(false)
     })
 
-    it('lists three read-only tools with output schemas', async () => {
+    it('lists five read-only tools, the three of its own with output schemas', async () => {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_catalogue', 'get_fact', 'search_facts'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['fetch', 'get_catalogue', 'get_fact', 'search', 'search_facts'])
       for (const tool of tools) {
         expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
-        expect(tool.outputSchema?.type).toBe('object')
+        if (!['search', 'fetch'].includes(tool.name)) expect(tool.outputSchema?.type).toBe('object')
       }
       const search = tools.find((t) => t.name === 'search_facts')!
       expect(search.inputSchema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 })
@@ -88,7 +88,24 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(text).toContain('Verified against the official text on 2026-09-15')
       expect(text).toContain("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
       const lesson = await client.callTool({ name: 'search_facts', arguments: { q: 'priorité droite' } })
-      expect(lesson.content[0].text).toContain('Lesson (explanation, not an official rule)')
+      expect(lesson.content[0].text).toContain('Status: leçon (explication), pas une règle officielle')
+    })
+
+    it("answers ChatGPT's search and fetch in their exact shapes", async () => {
+      const search = await client.callTool({ name: 'search', arguments: { query: "l'alcoolémie" } })
+      expect(search.content).toHaveLength(1)
+      expect(search.content[0].type).toBe('text')
+      const found = JSON.parse(search.content[0].text)
+      expect(Object.keys(found)).toEqual(['results'])
+      expect(found.results[0]).toEqual({ id: FACT_ID, title: "Taux d'alcoolémie du permis probatoire", url: expect.stringMatching(new RegExp(`(/fiches/${FACT_ID}|alcoolemie-permis-probatoire)$`)) })
+      const fetched = await client.callTool({ name: 'fetch', arguments: { id: found.results[0].id } })
+      expect(fetched.content).toHaveLength(1)
+      const doc = JSON.parse(fetched.content[0].text)
+      expect(Object.keys(doc)).toEqual(['id', 'title', 'text', 'url', 'metadata'])
+      expect(doc.url).toBe(found.results[0].url)
+      expect(doc.metadata).toMatchObject({ kind: 'fact', status: 'official_rule', verified_at: '2026-09-15', original_url: 'https://code-et-conduite.example/alcoolemie-permis-probatoire' })
+      expect(doc.metadata.official_sources[0]).toEqual({ label: 'Code de la route, article R234-1', url: expect.stringMatching(/^https:\/\/www\.legifrance\.gouv\.fr\//) })
+      expect(doc.metadata.attribution).toBe("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
     })
 
     it('matches best by default: a word no record holds with the others is left out, and said to be', async () => {
@@ -128,7 +145,7 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
 
     it('answers an unknown id with a tool error and a hint', async () => {
       const result = await client.callTool({ name: 'get_fact', arguments: { id: 'fait-0000000000000000' } })
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No record with id "fait-0000000000000000". Find ids with search_facts.' }] })
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No record with id "fait-0000000000000000": it may have been withdrawn. Find ids with search_facts.' }] })
       expect(result.structuredContent).toBeUndefined()
     })
 
@@ -138,6 +155,7 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       const { resources } = await client.listResources()
       expect(resources.map((r) => r.uri)).toContain(`reference-records://facts/${FACT_ID}`)
       expect(resources.map((r) => r.uri)).toContain('reference-records://catalogue')
+      expect(resources[0]!.uri).toBe('reference-records://guide')
       const read = await client.readResource({ uri: `reference-records://facts/${FACT_ID}` })
       expect(JSON.parse(read.contents[0].text).id).toBe(FACT_ID)
       const catalogue = await client.readResource({ uri: 'reference-records://catalogue' })
@@ -236,6 +254,39 @@ describe('MCP over Streamable HTTP', () => {
   it('is linked from the catalogue', async () => {
     expect((await server.get('/api/v1/?po_live=1')).body.links.mcp).toBe('/mcp')
   })
+
+  it('gives honest cache hints in the 2026-07-28 era: public, and at most five minutes from the publication', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} }
+    const cases: [string, Record<string, unknown>][] = [
+      ['tools/list', {}],
+      ['prompts/list', {}],
+      ['resources/list', {}],
+      ['resources/templates/list', {}],
+      ['resources/read', { uri: `reference-records://facts/${FACT_ID}` }],
+      ['server/discover', {}],
+    ]
+    const published = Date.parse((await server.get('/api/v1/?po_live=1')).body.updated_at)
+    const hint = (at: number) => Math.min(300_000, Math.floor((at - published) / 10))
+    for (const [method, params] of cases) {
+      const before = Date.now()
+      const res = await server.raw('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+      })
+      expect(res.status, method).toBe(200)
+      // A tenth of the time since the publication (the fixture file's time: it has no published_at), at most five minutes.
+      expect({ method, cacheScope: res.body.result.cacheScope }).toEqual({ method, cacheScope: 'public' })
+      expect(res.body.result.ttlMs, method).toBeGreaterThanOrEqual(hint(before))
+      expect(res.body.result.ttlMs, method).toBeLessThanOrEqual(hint(Date.now()))
+    }
+  })
 })
 
 describe('MCP and the API share one quota', () => {
@@ -302,8 +353,9 @@ describe('MCP over stdio (reference-records mcp)', () => {
       const missing = await client.callTool({ name: 'get_fact', arguments: { id: 'fait-0000000000000000' } })
       expect(missing.isError).toBe(true)
       await client.close()
-      // two tool calls, two API requests (plus our own two reads of the catalogue)
-      expect(await remaining()).toBe(before - 3)
+      // two tool calls, two API requests (plus our own read of the catalogue, and the server's when the
+      // client connects: its instructions describe the records)
+      expect(await remaining()).toBe(before - 4)
     })
   })
 })
@@ -319,11 +371,12 @@ describe('resources/list, paged (the bundled sample: more records than one page)
   })
   afterAll(() => server.close())
 
-  /** Every record exactly once, in listing order, and the catalogue once. */
+  const OWN = ['reference-records://guide', 'reference-records://catalogue']
+  /** Every record exactly once, in listing order, and the guide and the catalogue once. */
   const expectEveryRecordOnce = (uris: string[]) => {
     expect(ids.length).toBeGreaterThan(PAGE_SIZE * 2)
-    expect(uris.filter((u) => u === 'reference-records://catalogue')).toHaveLength(1)
-    expect(uris.filter((u) => u !== 'reference-records://catalogue')).toEqual(ids.map((id) => `reference-records://facts/${id}`))
+    for (const own of OWN) expect(uris.filter((u) => u === own)).toHaveLength(1)
+    expect(uris.filter((u) => !OWN.includes(u))).toEqual(ids.map((id) => `reference-records://facts/${id}`))
   }
   const stdioClient = async (args: string[]) => {
     const client = new Client({ name: 'test', version: '1' })
@@ -343,8 +396,8 @@ describe('resources/list, paged (the bundled sample: more records than one page)
         cursor = page.nextCursor
       } while (cursor !== undefined && pages.length <= 20)
       expect(pages).toHaveLength(Math.ceil(ids.length / PAGE_SIZE))
-      expect(pages[0]!.resources[0]!.uri).toBe('reference-records://catalogue')
-      expect(pages.map((p) => p.resources.length)).toEqual(pages.map((_, i) => Math.min(PAGE_SIZE, ids.length - i * PAGE_SIZE) + (i === 0 ? 1 : 0)))
+      expect(pages[0]!.resources.slice(0, 2).map((r) => r.uri)).toEqual(OWN)
+      expect(pages.map((p) => p.resources.length)).toEqual(pages.map((_, i) => Math.min(PAGE_SIZE, ids.length - i * PAGE_SIZE) + (i === 0 ? 2 : 0)))
       expectEveryRecordOnce(pages.flatMap((p) => p.resources.map((r) => r.uri)))
       await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 })
     } finally {

@@ -18,7 +18,7 @@ import type { MatchMode } from '../../src/core/search/match-mode.js'
 import type { RecordIndex } from '../../src/core/search/record-index.js'
 import { foldByDefinition } from '../../src/core/search/tokenize.js'
 import { LiveRecords } from '../../src/core/snapshots/live-records.js'
-import { createMcpServer } from '../../src/mcp/server.js'
+import { buildMcpServer } from '../../src/mcp/server.js'
 import { FIRST_PAGE_SIZE, type SearchFirstPage } from './measure.js'
 
 /** A search measured by the tables: its name as the tables print it, and its first page for a query. */
@@ -40,12 +40,12 @@ export function restSearch(index: RecordIndex, match: MatchMode): SearchFirstPag
 export async function mcpToolSystem(index: RecordIndex): Promise<System> {
   const records = new LiveRecords()
   records.swap(index)
-  const server = createMcpServer(
+  const server = await buildMcpServer(
     new LocalRecordReader(
       records,
       new Catalogues({ requestsPerMinute: 120, contact: 'relevance@example.org' }),
     ),
-    '0.0.0',
+    { version: '0.0.0', recordPage: (r) => r.url },
   )
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)

@@ -20,6 +20,10 @@ export interface RecordReader {
   catalogue(): Promise<Catalogue>
   /** Up to `max` records from `offset`, in listing order (for resource listings). */
   list(offset: number, max: number): Promise<{ records: Fact[]; total: number }>
+  /** The record whose original page (its `url`) is `url`, when the reader can look records up by url. */
+  byUrl?(url: string): Promise<Fact | undefined>
+  /** Up to `max` ids starting with `text`, when the reader can list ids by prefix (for completion). */
+  idsStartingWith?(text: string, max: number): Promise<string[]>
 }
 
 /** Seconds a client should wait when no snapshot is loaded yet: a load normally takes well under that. */
@@ -55,5 +59,13 @@ export class LocalRecordReader implements RecordReader {
   async list(offset: number, max: number): Promise<{ records: Fact[]; total: number }> {
     const index = currentSnapshot(this.records)
     return { records: index.listed(offset, max).map((e) => e.record), total: index.size }
+  }
+
+  async byUrl(url: string): Promise<Fact | undefined> {
+    return currentSnapshot(this.records).findByUrl(url)?.record
+  }
+
+  async idsStartingWith(text: string, max: number): Promise<string[]> {
+    return currentSnapshot(this.records).idsStartingWith(text, max)
   }
 }

@@ -98,3 +98,17 @@ describe('RecordIndex', () => {
     expect(searchKey(toIndexQuery({ limit: 10, offset: 0 }))).not.toBe(key(''))
   })
 })
+
+describe('RecordIndex.idsStartingWith', () => {
+  const sorted = records.map((r) => r.id).sort()
+  it('lists the ids that start with what was typed, in id order, up to max', () => {
+    for (const typed of ['', 'f', 'fait-', 'fait-6', 'expertise-', 'p', 'person-', sorted[3]!.slice(0, 9), sorted[5]!]) {
+      // A prefix order (brand, expertise-fait, fait, …) that sorts as the strings do: one range per prefix.
+      expect(index.idsStartingWith(typed, 50), typed).toEqual(sorted.filter((id) => id.startsWith(typed)))
+    }
+    expect(index.idsStartingWith('fait-', 2)).toEqual(sorted.filter((id) => id.startsWith('fait-')).slice(0, 2))
+  })
+  it('finds nothing for text no id can start with', () => {
+    for (const typed of ['fait-G', 'zzz', 'fait-0123456789abcdef0', 'FAIT-']) expect(index.idsStartingWith(typed, 10), typed).toEqual([])
+  })
+})

@@ -13,7 +13,7 @@ import { Lexicon } from './lexicon.js'
 import type { MatchMode } from './match-mode.js'
 import { PREPARE_DEFAULTS, PreparedAnswers, PreparedAnswersWriter, NO_PREPARED_ANSWERS, groupKey, type PrepareOptions, type PreparedAnswersData } from './prepared-answers.js'
 import type { Ranking } from './match.js'
-import { SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
+import { ID_PREFIXES, SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
 import { previousRecords, type PreviousRecords } from './previous-records.js'
 import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
 import { TextIndex } from './text-index.js'
@@ -216,6 +216,38 @@ export class RecordIndex {
       else to = mid
     }
     return undefined
+  }
+
+  /**
+   * Up to `max` ids that start with `text`, in id order (for completing an id as it is typed). Ids are
+   * kept sorted by kind prefix then hexadecimal value, so the ids of a prefix are one range, found by
+   * binary search whatever the size of the snapshot.
+   */
+  idsStartingWith(text: string, max: number): string[] {
+    const { byId, idPrefix, idHigh, idLow } = this.#data
+    const out: string[] = []
+    for (let prefix = 0; prefix < ID_PREFIXES.length && out.length < max; prefix++) {
+      const name = ID_PREFIXES[prefix]!
+      const hex = text.startsWith(name) ? text.slice(name.length) : name.startsWith(text) ? '' : undefined
+      if (hex === undefined || !/^[0-9a-f]{0,16}$/.test(hex)) continue
+      const low = hex.padEnd(16, '0')
+      const [high, lowBits] = [parseInt(low.slice(0, 8), 16), parseInt(low.slice(8), 16)]
+      let [from, to] = [0, byId.length]
+      while (from < to) {
+        const mid = (from + to) >>> 1
+        const doc = byId[mid]!
+        if ((idPrefix[doc]! - prefix || idHigh[doc]! - high || idLow[doc]! - lowBits) < 0) from = mid + 1
+        else to = mid
+      }
+      for (let i = from; i < byId.length && out.length < max; i++) {
+        const doc = byId[i]!
+        if (idPrefix[doc] !== prefix) break
+        const id = `${name}${idHigh[doc]!.toString(16).padStart(8, '0')}${idLow[doc]!.toString(16).padStart(8, '0')}`
+        if (!id.startsWith(text)) break
+        out.push(id)
+      }
+    }
+    return out
   }
 
   /** The record whose url is `url`, if any. */

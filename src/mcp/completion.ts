@@ -1,0 +1,28 @@
+/**
+ * Completion of a record id as it is typed (the record template's `{id}`, the prompts' record
+ * argument): by id prefix when the text starts like an id, else by title words, through the same
+ * search as the tools. At most MAX_COMPLETIONS values, as the protocol allows 100.
+ */
+import type { RecordReader } from '../core/api/reader.js'
+
+export const MAX_COMPLETIONS = 20
+const ID_PREFIXES = ['expertise-fait-', 'fait-', 'page-', 'brand-', 'offer-', 'person-']
+/** Text that starts like an id: with a dash, a piece of a kind prefix or a prefix and hex digits ("fait" alone is a French word, searched as one). */
+const startsLikeId = (text: string) =>
+  text.includes('-') && ID_PREFIXES.some((p) => p.startsWith(text) || (text.startsWith(p) && /^[0-9a-f]{0,16}$/.test(text.slice(p.length))))
+
+export async function completeRecordId(reader: RecordReader, typed: string): Promise<string[]> {
+  const text = typed.trim()
+  if (text === '') return []
+  const lower = text.toLowerCase()
+  if (startsLikeId(lower) && reader.idsStartingWith !== undefined) {
+    const ids = await reader.idsStartingWith(lower, MAX_COMPLETIONS)
+    if (ids.length > 0) return ids
+  }
+  try {
+    const page = await reader.search({ q: text.slice(0, 200), match: 'best', limit: MAX_COMPLETIONS, offset: 0 })
+    return page.results.map((r) => r.id)
+  } catch {
+    return [] // a completion is a hint: a failed search (no snapshot yet, a remote error) offers nothing
+  }
+}
