@@ -91,8 +91,22 @@ export type Catalogue = {
   version: '1.4.0'
   records: { total: number; by_kind: Record<Kind, number> }
   updated_at: string
-  /** `download`: every record in one NDJSON response, when the service offers it. */
-  links: { self: string; search: string; record: string; openapi: string; download?: string; mcp?: string; docs: string }
+  /**
+   * `download`: every record in one NDJSON response, when the service offers it. `server_json` and
+   * `server_card`: the MCP endpoint described for registries and clients; `llms`: llms.txt.
+   */
+  links: {
+    self: string
+    search: string
+    record: string
+    openapi: string
+    download?: string
+    mcp?: string
+    server_json?: string
+    server_card?: string
+    docs: string
+    llms?: string
+  }
   limits: { requests_per_minute: number; max_limit: number; max_offset: number; max_q_length: number }
   reuse: { summary: string; attribution: string; contact: string }
 }

@@ -14,6 +14,7 @@ import { API_PREFIX, FactPathSchema } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
+import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError, type ErrorBodyRenderer } from './error-handler.js'
@@ -24,6 +25,8 @@ import { createFastPath } from './fast-path.js'
 import type { MountAnswer } from './mount-reply.js'
 import { rawHeads } from './raw-head.js'
 import { corsTable, type CorsPolicy } from './cors.js'
+import type { McpDescription } from './discovery/identity.js'
+import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
 import { refuseOtherMethods } from './methods.js'
 import { isUnderPath } from './query.js'
 import { registerRequestGuards } from './request-guards.js'
@@ -118,6 +121,8 @@ export type HttpAppDeps = {
   /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
   onClientFault: (fields: object, message: string) => void
   mounts: readonly HttpMount[]
+  /** The MCP endpoint as the discovery documents describe it; needed when the catalogue links one. */
+  mcp?: McpDescription
 }
 
 /** The API's CORS: read-only methods, the headers its clients send and the ones they may read. */
@@ -232,7 +237,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   registerRequestGuards(app, {
     cors,
     quota: deps.quota,
-    countedRoots: [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...deps.mounts.filter((m) => m.counted).map((m) => m.path)],
+    countedRoots: [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, ...deps.mounts.filter((m) => m.counted).map((m) => m.path)],
     onQuotaRefused: deps.onQuotaRefused,
   })
 
@@ -243,6 +248,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   downloadRoutes(app, ctx)
   healthRoutes(app, deps.records, deps.metrics, allowedClients(deps.settings.metricsAllow ?? ['loopback', 'private']))
   pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
+  registerDiscovery(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, version: PACKAGE_VERSION, mcp: deps.mcp })
   for (const mount of deps.mounts) await mountHandler(app, mount, deps.records)
   const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])

@@ -1,6 +1,7 @@
 /** The document's examples are the service's own answers: a bundled record, schema-valid bodies. */
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
+import { catalogueLinks } from '../core/api/catalogue.js'
 import { currentSnapshot } from '../core/api/reader.js'
 import { CatalogueSchema, ErrorBodySchema, SearchEnvelopeSchema } from '../core/api/schemas.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
@@ -27,4 +28,8 @@ it('words the not-loaded refusal as the core does', () => {
   const { error } = ERROR_EXAMPLES['503']!.notLoaded!.value as { error: { code: string; message: string } }
   expect(() => currentSnapshot(new LiveRecords())).toThrow(error.message)
   expect(error.code).toBe('unavailable')
+})
+
+it('links what a service with the default settings links', () => {
+  expect(CATALOGUE_EXAMPLE.links).toEqual(catalogueLinks({ requestsPerMinute: 120, contact: CATALOGUE_EXAMPLE.reuse.contact, mcpPath: '/mcp' }))
 })

@@ -130,8 +130,12 @@ export const CATALOGUE_EXAMPLE = {
     search: `${API_PREFIX}/facts`,
     record: `${API_PREFIX}/facts/{id}`,
     openapi: `${API_PREFIX}/openapi.json`,
+    download: `${API_PREFIX}/facts.ndjson`,
     mcp: '/mcp',
+    server_json: '/server.json',
+    server_card: '/.well-known/mcp/server-card.json',
     docs: '/docs',
+    llms: '/llms.txt',
   },
   limits: { requests_per_minute: 120, max_limit: 50, max_offset: 10000, max_q_length: 300 },
   reuse: {

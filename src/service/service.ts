@@ -92,6 +92,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       import('../http/pages/record-view.js'),
     ])
     const records = followed.records
+    // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
+    const { describeMcp } = await import('./mcp-description.js')
 
     const quota: Quota | undefined = await createQuota(config.quota, {
       log: logger,
@@ -141,6 +143,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       onQuotaRefused: () => metrics.quotaRefused.inc(),
       onFastAnswer: () => metrics.fastPathAnswers.inc(),
       onClientFault: clientFault,
+      mcp: describeMcp(mcp),
       mounts: [
         {
           path: MCP_PATH,

@@ -28,6 +28,7 @@ ${EXIT_CODES_HELP}
 export function formatCatalogue(c: Catalogue, baseUrl: string): string {
   const link = (href: string) => new URL(href, baseUrl).href.replaceAll('%7Bid%7D', '{id}')
   const width = Math.max(...Object.keys(c.records.by_kind).map((k) => k.length))
+  const linkWidth = Math.max(...Object.keys(c.links).map((name) => name.length))
   const rpm = c.limits.requests_per_minute
   return [
     `${clean(c.name)} ${clean(c.version)}`,
@@ -39,7 +40,7 @@ export function formatCatalogue(c: Catalogue, baseUrl: string): string {
     ),
     '',
     'Links:',
-    ...Object.entries(c.links).map(([name, href]) => `  ${name.padEnd(8)} ${link(String(href))}`),
+    ...Object.entries(c.links).map(([name, href]) => `  ${name.padEnd(linkWidth)} ${link(String(href))}`),
     '',
     `Limits: ${rpm === 0 ? 'no request quota' : `${rpm} requests per minute`}, limit ≤ ${c.limits.max_limit}, ` +
       `offset ≤ ${c.limits.max_offset}, q ≤ ${c.limits.max_q_length} characters`,

@@ -20,6 +20,13 @@ export type CatalogueOptions = {
   docsPath?: string
 }
 
+/** Paths of the discovery documents, outside /api/v1 (served by the HTTP adapter's discovery routes). */
+export const DISCOVERY_PATHS = {
+  llms: '/llms.txt',
+  serverJson: '/server.json',
+  serverCard: '/.well-known/mcp/server-card.json',
+} as const
+
 /** The catalogue of one snapshot, with its JSON text serialised once. */
 export type PreparedCatalogue = { readonly value: Catalogue; readonly json: string }
 
@@ -38,9 +45,32 @@ export class Catalogues {
   }
 }
 
-export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): Catalogue {
+/**
+ * The catalogue's links: the same for every snapshot, so the discovery documents (which may be
+ * served before the first snapshot) read them from the options too. The MCP registry entry and
+ * server card describe the MCP endpoint, so they are linked only when one is served.
+ */
+export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
   const base = options.publicBaseUrl ?? ''
   const api = `${base}${API_PREFIX}`
+  const mcp = options.mcpPath === undefined ? {} : {
+    mcp: `${base}${options.mcpPath}`,
+    server_json: `${base}${DISCOVERY_PATHS.serverJson}`,
+    server_card: `${base}${DISCOVERY_PATHS.serverCard}`,
+  }
+  return {
+    self: `${api}/`,
+    search: `${api}/facts`,
+    record: `${api}/facts/{id}`,
+    openapi: `${api}/openapi.json`,
+    download: `${api}/facts.ndjson`,
+    ...mcp,
+    docs: `${base}${options.docsPath ?? '/docs'}`,
+    llms: `${base}${DISCOVERY_PATHS.llms}`,
+  }
+}
+
+export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): Catalogue {
   return {
     name: 'Reference-Records API',
     description:
@@ -49,15 +79,7 @@ export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): C
     version: API_VERSION,
     records: { total: index.size, by_kind: { ...index.countsByKind } },
     updated_at: index.publishedAt,
-    links: {
-      self: `${api}/`,
-      search: `${api}/facts`,
-      record: `${api}/facts/{id}`,
-      openapi: `${api}/openapi.json`,
-      download: `${api}/facts.ndjson`,
-      ...(options.mcpPath === undefined ? {} : { mcp: `${base}${options.mcpPath}` }),
-      docs: `${base}${options.docsPath ?? '/docs'}`,
-    },
+    links: catalogueLinks(options),
     limits: {
       requests_per_minute: options.requestsPerMinute,
       max_limit: LIMITS.maxLimit,

@@ -81,7 +81,10 @@ export const CatalogueSchema = component(
       openapi: link,
       download: link.optional().describe('Every record of the served snapshot in one NDJSON response (gzip when accepted), when offered.'),
       mcp: link.optional().describe('The MCP (tool-protocol) endpoint, when mounted.'),
+      server_json: link.optional().describe("The MCP endpoint's entry for the MCP Registry (server.json), when the endpoint is mounted."),
+      server_card: link.optional().describe("The MCP endpoint's Server Card (SEP-2127), when the endpoint is mounted."),
       docs: link,
+      llms: link.optional().describe('llms.txt: what the service offers, for language models and the agents that read them (Markdown).'),
     }),
     limits: z.strictObject({
       requests_per_minute: z.int().nonnegative().describe('Per client, shared with the MCP server; 0 means no quota.'),

@@ -5,7 +5,7 @@
 import type { Catalogue } from '../../core/api/schemas.js'
 import { attributionLine } from '../../core/records/attribution.js'
 import { KINDS, type Fact } from '../../core/records/record.js'
-import { html } from './html.js'
+import { html, type Html } from './html.js'
 import { KIND_LABELS_FR, fiches, frenchCount, frenchDate } from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { recordPath } from './record-view.js'
@@ -19,6 +19,16 @@ export type HomeData = {
   publicBaseUrl?: string
 }
 
+/** The discovery documents the catalogue links: llms.txt always, the MCP registry entry and card with an MCP endpoint. */
+function discoveryLinks(links: Catalogue['links']): Html[] {
+  const documents = [
+    { href: links.llms, text: html`<a href="${links.llms}">llms.txt</a> (résumé pour les modèles de langage)` },
+    { href: links.server_json, text: html`<a href="${links.server_json}">server.json</a> (registre MCP)` },
+    { href: links.server_card, text: html`<a href="${links.server_card}">carte du serveur MCP</a>` },
+  ].filter((d) => d.href !== undefined)
+  return documents.map((d, i) => html`${i === 0 ? '' : i === documents.length - 1 ? ' et ' : ', '}${d.text}`)
+}
+
 export function renderHomePage(site: Site, data: HomeData): string {
   const { catalogue, publishers } = data
   const origin = data.publicBaseUrl ?? '{origin}'
@@ -27,6 +37,7 @@ export function renderHomePage(site: Site, data: HomeData): string {
   const publisher = publishers.length === 0
     ? html`l’éditeur des fiches`
     : publishers.map((p, i) => html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${p.title}</a>`)
+  const discovery = discoveryLinks(catalogue.links)
   const rows = KINDS.map((k) => ({ kind: k, count: catalogue.records.by_kind[k] })).filter((r) => r.count > 0)
   return renderPage(site, {
     title: 'Accueil',
@@ -54,6 +65,7 @@ et, bien distinguées d’elles, des leçons, méthodes et offres qui les expliq
 <li><a href="${site.base}/docs">Guide de l’API</a> (en anglais) : adresses, paramètres, erreurs, quota.</li>
 <li><a href="${site.base}/reference">Référence interactive</a> : chaque opération, à essayer ici même.</li>
 <li><a href="${catalogue.links.openapi}?po_live=1">Document OpenAPI 3.1</a> et <a href="${catalogue.links.self}?po_live=1">catalogue</a> (JSON).</li>
+${discovery.length === 0 ? '' : html`<li>Pour les robots et les agents : ${discovery}.</li>`}
 <li><a href="${site.base}/docs#mcp-tool-protocol-server">Serveur MCP</a> pour les agents d’IA${mcpConfig === undefined ? '' : ', à configurer ainsi :'}</li>
 </ul>
 ${mcpConfig === undefined ? '' : html`<pre tabindex="0"><code data-origin>${mcpConfig}</code></pre>`}

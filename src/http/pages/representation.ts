@@ -6,9 +6,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor } from '../prepared-body.js'
 
 export class Representation extends PreparedBody {
-  /** `text` is the body; `type` its Content-Type. */
-  constructor(text: string, type: string) {
-    super(text, type, 'best')
+  /**
+   * `text` is the body; `type` its Content-Type. `etag` when the same text is served under two types
+   * (each representation needs a tag of its own); the text's hash otherwise.
+   */
+  constructor(text: string, type: string, etag?: string) {
+    super(text, type, 'best', etag)
   }
 
   get byteLength(): number {

@@ -1,0 +1,143 @@
+/**
+ * The discovery documents, outside /api/v1: `/llms.txt`, `/server.json` and
+ * `/.well-known/mcp/server-card.json`. Each counts in the client's quota like a page (CONTRACT.md:
+ * feeds for crawlers "count in the quota like pages"), answers GET and HEAD (405 otherwise, with the
+ * error body), and carries the API's public CORS, which the headers table gives any path it does not
+ * list. server.json and the card depend on the settings only, so they are built once and served even
+ * before the first snapshot; llms.txt counts records, so it is rendered per snapshot (503 before one).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import Negotiator from 'negotiator'
+import { DISCOVERY_PATHS, catalogueLinks, type Catalogues } from '../../core/api/catalogue.js'
+import { LocalRecordReader, currentSnapshot } from '../../core/api/reader.js'
+import type { Catalogue } from '../../core/api/schemas.js'
+import { strongEtag } from '../../core/etag.js'
+import type { LiveRecords } from '../../core/snapshots/live-records.js'
+import { refuseOtherMethods } from '../methods.js'
+import { Representation, sendRepresentation } from '../pages/representation.js'
+import { SnapshotPageCache } from '../pages/snapshot-cache.js'
+import {
+  serverIdentity,
+  type DiscoverySettings,
+  type McpDescription,
+  type ServerIdentity,
+} from './identity.js'
+import { buildLlmsTxt } from './llms-txt.js'
+import { SERVER_CARD_MEDIA_TYPE, buildServerCard } from './server-card.js'
+import { buildServerJson } from './server-json.js'
+
+/** Every discovery path, for the quota's counted roots. */
+export const DISCOVERY_ROOTS: readonly string[] = Object.values(DISCOVERY_PATHS)
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const LLMS_TYPE = 'text/plain; charset=utf-8'
+/** llms.txt changes with the records: kept, but revalidated (a cheap 304), as the pages are. */
+const REVALIDATE = 'no-cache'
+/** server.json and the card change only with a deployment: the hour the Server Card extension suggests. */
+const SETTLED = 'public, max-age=3600'
+
+export type DiscoveryDeps = {
+  records: LiveRecords
+  catalogues: Catalogues
+  publicBaseUrl?: string
+  /** The package version. */
+  version: string
+  /** The MCP endpoint the documents describe; required when the catalogue links one. */
+  mcp?: McpDescription
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+
+/** `make`'s result, made at the first call and kept; a failure is not kept, so the next call tries again. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined
+  return () =>
+    (made ??= make().catch((err: unknown) => {
+      made = undefined
+      throw err
+    }))
+}
+
+type GetRoute = (
+  path: string,
+  handler: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+) => void
+
+export function registerDiscovery(app: FastifyInstance, deps: DiscoveryDeps): void {
+  const links = catalogueLinks(deps.catalogues.options)
+  if (links.mcp !== undefined && deps.mcp === undefined) {
+    throw new Error(
+      'http: the catalogue links an MCP endpoint, but no MCP description was given for its discovery documents',
+    )
+  }
+  const settings: DiscoverySettings = {
+    publicBaseUrl: deps.publicBaseUrl,
+    version: deps.version,
+    links,
+    mcp: deps.mcp,
+  }
+  const paths: string[] = []
+  const get: GetRoute = (path, handler) => {
+    paths.push(path)
+    app.get(path, handler)
+  }
+  const identity = serverIdentity(settings)
+  if (identity !== undefined) registerServerDocuments(get, identity, links)
+  registerLlmsTxt(get, deps, identity)
+  refuseOtherMethods(app, paths)
+}
+
+/** server.json and the Server Card of the MCP endpoint `identity` describes. */
+function registerServerDocuments(get: GetRoute, identity: ServerIdentity, links: Catalogue['links']): void {
+  const serverJson = new Representation(json(buildServerJson(identity)), JSON_TYPE)
+  get(DISCOVERY_PATHS.serverJson, async (req, reply) =>
+    sendRepresentation(req, reply, serverJson, { cacheControl: SETTLED }),
+  )
+  // The same card under its own media type when a client asks for it (the extension says clients
+  // should, and servers should answer it); plain JSON otherwise. Built at the first request, when
+  // the endpoint is asked which revisions it serves.
+  const cards = once(async () => {
+    const text = json(buildServerCard(identity, links, await identity.mcp.protocolVersions()))
+    const typedTag = strongEtag(`${SERVER_CARD_MEDIA_TYPE}\n${text}`)
+    return {
+      json: new Representation(text, JSON_TYPE),
+      typed: new Representation(text, SERVER_CARD_MEDIA_TYPE, typedTag),
+    }
+  })
+  get(DISCOVERY_PATHS.serverCard, async (req, reply) => {
+    const card = await cards()
+    const typed =
+      new Negotiator(req).mediaType(['application/json', SERVER_CARD_MEDIA_TYPE]) === SERVER_CARD_MEDIA_TYPE
+    return sendRepresentation(req, reply, typed ? card.typed : card.json, {
+      cacheControl: SETTLED,
+      vary: 'Accept',
+    })
+  })
+}
+
+/** llms.txt, rendered once per snapshot: it counts the snapshot's records. */
+function registerLlmsTxt(get: GetRoute, deps: DiscoveryDeps, identity: ServerIdentity | undefined): void {
+  const reader = new LocalRecordReader(deps.records, deps.catalogues)
+  const cache = new SnapshotPageCache()
+  const describeMcp = async (mcp: McpDescription) => ({
+    protocolVersions: await mcp.protocolVersions(),
+    tools: await mcp.tools(),
+  })
+  get(DISCOVERY_PATHS.llms, async (req, reply) => {
+    const rep = await cache.get(currentSnapshot(deps.records), 'llms.txt', async () => {
+      const [catalogue, organizations, mcp] = await Promise.all([
+        reader.catalogue(),
+        reader.search({ kind: 'organization', limit: 50, offset: 0 }),
+        identity === undefined ? undefined : describeMcp(identity.mcp),
+      ])
+      const text = buildLlmsTxt({
+        catalogue,
+        base: deps.publicBaseUrl ?? '',
+        publishers: organizations.results,
+        mcp,
+      })
+      return new Representation(text, LLMS_TYPE)
+    })
+    return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
+  })
+}
