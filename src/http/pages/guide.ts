@@ -1,6 +1,6 @@
 /**
- * The guides for people: docs/api.md at /docs, and the two guides it leads to (docs/search.md, and
- * docs/operations.md for operators) under /docs/. Rendered once at start with markdown-it (headings get
+ * The guides for people: docs/api.md at /docs, and the guides it leads to (docs/search.md, docs/mcp.md
+ * for AI assistants, and docs/operations.md for operators) under /docs/. Rendered once at start with markdown-it (headings get
  * GitHub's anchors, so links written for the repository work here too), with a table of contents,
  * links between the guides rewritten to their served addresses, and code blocks the site's script
  * gives a copy button. The Markdown stays available at the same address + ".md", or with
@@ -23,6 +23,7 @@ export const GUIDES: readonly GuideSource[] = [
   { file: 'api.md', path: '/docs', summary: 'Use the API: addresses, parameters, errors, quota, MCP.' },
   { file: 'search.md', path: '/docs/search', summary: 'How search matches and ranks records.' },
   { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of the sample’s words the search treats as one word: accents, plurals, forms.' },
+  { file: 'mcp.md', path: '/docs/mcp', summary: 'Connect an AI assistant: the MCP tools, resources and prompts, and client configurations.' },
   { file: 'operations.md', path: '/docs/operations', summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.' },
 ]
 
