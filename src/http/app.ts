@@ -23,11 +23,11 @@ import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
 import type { MountAnswer } from './mount-reply.js'
-import { rawHeads } from './raw-head.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
 import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
 import { refuseOtherMethods } from './methods.js'
+import { checkNodeInternals } from './node-internals.js'
 import { isUnderPath } from './query.js'
 import { registerRequestGuards } from './request-guards.js'
 import { catalogueRoutes } from './routes/catalogue.js'
@@ -103,12 +103,6 @@ export type HttpAppDeps = {
      * and for an operator who wants to rule the fast path out.
      */
     fastPath?: boolean
-    /**
-     * Whether the fast path composes its answers' heads once instead of through writeHead on every
-     * response (default true, where this Node sends them byte for byte alike: raw-head.ts). Off for the
-     * differential test that proves those bytes equal.
-     */
-    composedHeads?: boolean
   }
   logger: Logger
   /** The request quota; undefined when disabled. */
@@ -142,8 +136,6 @@ export type HttpApp = {
    * the rest by `boundMs`; then closes the app (its onClose hooks run).
    */
   drain(options: DrainOptions): Promise<void>
-  /** Whether the fast path sends the heads it composed (false: every head goes through writeHead). */
-  composedHeads: boolean
 }
 
 /** Fastify's compiler factories for a service whose routes declare no Fastify schema (see buildHttpApp). */
@@ -166,9 +158,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   const answers = new ApiAnswers(deps.catalogues, deps.settings.publicBaseUrl)
   const log = completionLog(deps.logger, deps.settings.logHashKey)
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts }
-  const heads = deps.settings.fastPath === false || deps.settings.composedHeads === false ? undefined : await rawHeads(timeouts.keepAliveMs)
-  if (heads === undefined && deps.settings.fastPath !== false && deps.settings.composedHeads !== false) {
-    deps.logger.warn("composed response heads are off: this Node's responses do not send them as writeHead would; every head goes through writeHead (slower, the same answers)")
+  if ((await checkNodeInternals()) !== 'node-mark') {
+    deps.logger.warn("this Node keeps no mark of the connections it pauses itself: resuming a connection reads the public writableNeedDrain instead (see docs/design.md, \"Node's internals\")")
   }
   const fastPath =
     deps.settings.fastPath === false
@@ -183,7 +174,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           clients,
           requestId,
           log,
-          heads,
           mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, answer: m.answer })),
         })
   const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts })
@@ -254,7 +244,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
   return {
     app,
-    composedHeads: heads !== undefined,
     connections: server.connections,
     async drain(options) {
       if (app.server.listening) await server.connections().drain(options)

@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
+import { pausedByNode } from './node-internals.js'
 
 /** Unsent bytes held for one connection before its next request waits (a 50-record page is ~75 KB). */
 export const MAX_UNSENT_BYTES = 128 * 1024
@@ -32,6 +33,8 @@ export const MAX_WAITING = 32
 type ConnectionState = {
   /** Requests received whose response has not finished (waiting ones included). */
   inFlight: number
+  /** Their responses, oldest first: the first is the one Node is sending (or will send next). */
+  responses: ServerResponse[]
   /** Requests being served: handed to a handler, response not finished. */
   serving: number
   /** The last request received: a parser error while it is incomplete is an error in its body. */
@@ -64,6 +67,8 @@ function onResponseClose(this: TrackedResponse): void {
   const track = this[TRACK]!
   const { state } = track
   state.inFlight--
+  const at = state.responses.indexOf(this)
+  if (at !== -1) state.responses.splice(at, 1)
   if (track.served) state.serving--
   if (state.inFlight === 0) for (const then of state.whenIdle.splice(0)) then()
   else track.connections.pump(track.socket, state)
@@ -82,7 +87,7 @@ export class Connections {
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: TrackedSocket) => {
-      socket[STATE] = { inFlight: 0, serving: 0, last: undefined, waiting: [], onDrain: undefined, whenIdle: [], failed: false }
+      socket[STATE] = { inFlight: 0, responses: [], serving: 0, last: undefined, waiting: [], onDrain: undefined, whenIdle: [], failed: false }
       this.#sockets.add(socket)
       socket.once('close', () => this.#sockets.delete(socket))
     })
@@ -107,6 +112,7 @@ export class Connections {
     const state = socket[STATE]
     if (state === undefined) return serve(req, res) // not from our server's connection event (tests injecting requests)
     state.inFlight++
+    state.responses.push(res)
     state.last = req
     const track = { connections: this, socket, state, served: false }
     ;(res as TrackedResponse)[TRACK] = track
@@ -145,8 +151,8 @@ export class Connections {
     if (state.onDrain === undefined) return
     socket.off('drain', state.onDrain)
     state.onDrain = undefined
-    // Node pauses a connection itself when pipelined answers queue up (`_paused`): leave that to it.
-    if (!state.failed && (socket as Socket & { _paused?: boolean })._paused !== true) socket.resume()
+    // Node pauses a connection itself when pipelined answers queue up: leave that to it (node-internals.ts).
+    if (!state.failed && !pausedByNode(socket)) socket.resume()
   }
 
   /**
@@ -158,6 +164,19 @@ export class Connections {
     const state = (socket as TrackedSocket)[STATE]
     if (state === undefined || state.inFlight === 0) return then()
     state.whenIdle.push(then)
+  }
+
+  /**
+   * The response Node is sending on `socket`, or will send next: the oldest one not finished. Tracked
+   * here rather than read from Node's own (undocumented) record of it.
+   */
+  sending(socket: Socket): ServerResponse | undefined {
+    return (socket as TrackedSocket)[STATE]?.responses.find((res) => !res.writableFinished)
+  }
+
+  /** Whether a request arriving now on `socket` is at the head of its connection: no earlier response is still being sent. */
+  atHead(socket: Socket): boolean {
+    return this.sending(socket) === undefined
   }
 
   /** Whether nothing is in flight on `socket` (no request received and unanswered). */
@@ -197,11 +216,8 @@ export class Connections {
     // net.Server#close, not http.Server#close: the latter also closes idle keep-alive connections at
     // once, which resets a request already on its way instead of answering it 503.
     NetServer.prototype.close.call(this.server)
-    for (const socket of this.#sockets) {
-      // The response being written on the connection, if any (null between requests).
-      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
-      if (res != null && !res.headersSent) res.setHeader('connection', 'close')
-    }
+    // Every response not yet begun closes its connection after it.
+    for (const socket of this.#sockets) for (const res of socket[STATE]!.responses) if (!res.headersSent) res.setHeader('connection', 'close')
     const started = Date.now()
     while (this.#sockets.size > 0) {
       const elapsed = Date.now() - started

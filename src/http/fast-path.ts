@@ -25,7 +25,6 @@ import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { errorAnswer } from './raw-answers.js'
 import { answerWriter } from './answer-writer.js'
-import type { RawHeads } from './raw-head.js'
 import { MAX_URL_LENGTH } from './request-guards.js'
 import type { Target } from './target.js'
 
@@ -41,8 +40,6 @@ export type FastPathDeps = {
   clients: ClientAddresses
   requestId(req: IncomingMessage): string
   log: CompletionLog | undefined
-  /** Heads composed without writeHead, when this Node sends them byte for byte as it would (raw-head.ts). */
-  heads: RawHeads | undefined
   /**
    * Plain handlers mounted next to the API (MCP): a POST to one is handed to it here, after the
    * same guards the framework runs (CORS, request id, quota), instead of going through the router,
@@ -91,8 +88,8 @@ export type FastPath = {
 
 export function createFastPath(deps: FastPathDeps): FastPath {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
-  const writeAnswer = answerWriter(deps.cors, fields?.policy, deps.heads)
-  const mounts = deps.mounts.map((mount) => ({ ...mount, write: answerWriter(mount.cors, fields?.policy, deps.heads) }))
+  const writeAnswer = answerWriter(deps.cors, fields?.policy)
+  const mounts = deps.mounts.map((mount) => ({ ...mount, write: answerWriter(mount.cors, fields?.policy) }))
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
   const preparedBody = (route: Route, target: Target): PreparedBody | undefined => {

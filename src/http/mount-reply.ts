@@ -12,7 +12,7 @@ export type MountReply = { status: number; headers: Readonly<Record<string, stri
 /** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
 export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
 
-/** The fields of each mount reply's header object: a kept reply shares its object, so they are joined once. */
+/** The fields of each mount reply's header object, flat: a kept reply shares its object, so they are listed once. */
 const replyFields = new WeakMap<object, Fields>()
 
 /** A mount reply's own fields as sent: its header fields, then its length. */
@@ -21,5 +21,5 @@ export function mountReplyFields(reply: MountReply): Fields {
   if ('content-length' in reply.headers) return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
   let own = replyFields.get(reply.headers)
   if (own === undefined) replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
-  return { flat: [...own.flat, 'content-length', length], text: `${own.text}content-length: ${length}\r\n`, framing: own.framing }
+  return fieldsOf([...own.flat, 'content-length', length])
 }

@@ -80,7 +80,7 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
       // puts the response's head in front of it). So it is sent only by a request at the head of its
       // connection; one behind others gets none, which the client reads as "send the body anyway".
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-        if ((req.socket as Socket & { _httpMessage?: unknown })._httpMessage === res) res.writeContinue()
+        if (connections!.atHead(req.socket)) res.writeContinue()
         server!.emit('request', req, res)
       })
       // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.
@@ -90,7 +90,7 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
         // 'drain' to the response being written: a streamed answer still in flight (the NDJSON
         // download) would stall for good once the socket's buffer fills. Relay it ourselves until
         // those answers are out.
-        const relayDrain = () => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.emit('drain')
+        const relayDrain = () => connections!.sending(socket)?.emit('drain')
         socket.on('drain', relayDrain)
         connections!.afterResponses(socket, () => {
           socket.off('drain', relayDrain)

@@ -35,11 +35,6 @@ export function createMetrics() {
       help: 'Answers sent from prepared bodies by the fast path in front of the framework (records, searches answered before, catalogue, 304, 307, 429).',
       registers: [registry],
     }),
-    composedHeads: new Gauge({
-      name: `${PREFIX}fast_path_composed_heads`,
-      help: "1 when the fast path sends response heads it composed once per answer, 0 when they go through Node's writeHead (see docs/design.md, the hot path).",
-      registers: [registry],
-    }),
     quotaFallbacks: new Counter({
       name: `${PREFIX}quota_store_fallbacks_total`,
       help: 'Times the shared quota store (Redis) failed and this process switched to its in-memory window.',

@@ -69,8 +69,6 @@ export type ServiceOptions = {
   timeouts?: Partial<Timeouts>
   /** Prepared answers through the fast path in front of the framework (default true); see http/app.ts. */
   fastPath?: boolean
-  /** The fast path's heads composed once rather than by writeHead per response (default true); see http/raw-head.ts. */
-  composedHeads?: boolean
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -135,7 +133,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
         metricsAllow: config.metrics.allow,
         timeouts: options.timeouts,
         fastPath: options.fastPath,
-        composedHeads: options.composedHeads,
       },
       logger,
       quota,
@@ -157,7 +154,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
         },
       ],
     })
-    metrics.composedHeads.set(http.composedHeads ? 1 : 0)
     const { app } = http
     try {
       await followed.loaded
