@@ -12,9 +12,9 @@
  * to keep is that whatever it accepts, zod accepts with the same output: `fast-parse.test.ts`
  * checks that against zod over the sample, a generated corpus and mutated records.
  *
- * It also measures what it accepts (`measure`), for a build that reads records from JSON text (an
- * NDJSON line): with it, json-text.ts tells whether the text already is the record's canonical JSON
- * without serialising the record.
+ * It can also measure what it accepts (`parseMeasured`), for a build that reads records from JSON
+ * text (an NDJSON line): with the measure, json-text.ts tells whether the text already is the
+ * record's canonical JSON without serialising the record.
  *
  * Written by hand because no library compiles a zod schema (zod's own JIT covers an object's
  * fields, not the checks and closures under them; Ajv compiles JSON Schema, which cannot state a
@@ -37,18 +37,23 @@ export type OutputMeasure = {
    * order, no string trimmed, no number but an object's member, no value of unknown shape. Else -1.
    */
   unescapedLength: number
-  /** How many of `numberKeys` and `numberTexts` hold the output's numbers, in the output's order. */
-  numbers: number
-  /** Per number, the member it is the value of, as JSON text: `"price":`. */
-  numberKeys: string[]
-  /** Per number, as JSON.stringify spells it. */
-  numberTexts: string[]
+  /** Per number of the output, in its order, the member it is the value of, as JSON text: `"price":`. */
+  numberKeys: readonly string[]
+  /** Per number of the output, in its order, as JSON.stringify spells it. */
+  numberTexts: readonly string[]
 }
+
+/** An output a compiled check accepted, with what it measured of it. */
+export type Measured<T> = { output: T; measure: OutputMeasure }
 
 export type CompiledParse<T> = {
   parse: FastParse<T>
-  /** What the last `parse` that accepted measured of its output: one object, rewritten by each call. */
-  measure: OutputMeasure
+  /**
+   * `parse`, answering with the output's measure beside it. The measure is the caller's: made for
+   * this call, never rewritten by a later one (one small object per accepted value; the arrays of
+   * numbers are shared and empty when the output holds none, the case of most records).
+   */
+  parseMeasured: (value: unknown) => Measured<T> | typeof UNSURE
   /** Where the schema uses something this compiler does not reproduce (those paths always answer UNSURE). */
   unsupported: string[]
 }
@@ -448,10 +453,11 @@ class Compiler {
 export function compileFastParse<S extends z.ZodType>(schema: S): CompiledParse<z.output<S>> {
   const compiler = new Compiler()
   const root = compiler.function('fastParse', () => compiler.value(schema as unknown as Schema, 'input', ''))
-  // What the functions compiled measure belongs to the last call: every one of them writes it.
+  // The functions compiled measure into the scratch state below, which each call starts afresh;
+  // only parseMeasured lets it out, as an object of the caller's.
   const body = `let length = 0, plain = true, numbers = 0
-const measure = { unescapedLength: -1, numbers: 0, numberKeys: [], numberTexts: [] }
-const { numberKeys, numberTexts } = measure
+const numberKeys = [], numberTexts = []
+const NO_NUMBERS = Object.freeze([])
 function measureNumber(value, member) {
   const text = String(value)
   length += text.length
@@ -476,17 +482,23 @@ function measureUnknown(value, member) {
 ${compiler.functions.join('\n')}
 function parse(input) {
   length = 0; plain = true; numbers = 0
-  const output = ${root}(input)
-  if (output !== U) { measure.unescapedLength = plain ? length : -1; measure.numbers = numbers }
-  return output
+  return ${root}(input)
 }
-return { parse, measure }`
-  let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'measure'>
+function parseMeasured(input) {
+  const output = parse(input)
+  if (output === U) return U
+  const measure = numbers === 0
+    ? { unescapedLength: plain ? length : -1, numberKeys: NO_NUMBERS, numberTexts: NO_NUMBERS }
+    : { unescapedLength: plain ? length : -1, numberKeys: numberKeys.slice(0, numbers), numberTexts: numberTexts.slice(0, numbers) }
+  return { output, measure }
+}
+return { parse, parseMeasured }`
+  let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'parseMeasured'>
   try {
     compiled = new Function('c', 'U', 'isPlainHttpUrl', body)(compiler.constants, UNSURE, isPlainHttpUrl) as typeof compiled
   } catch (err) {
     if (!(err instanceof EvalError)) throw err
-    compiled = { parse: () => UNSURE, measure: { unescapedLength: -1, numbers: 0, numberKeys: [], numberTexts: [] } }
+    compiled = { parse: () => UNSURE, parseMeasured: () => UNSURE }
   }
   return { ...compiled, unsupported: compiler.unsupported }
 }

@@ -16,9 +16,8 @@ const generated = [...new CorpusGenerator({ sample, seed: 'json-text' }).records
 
 /** What the build would decide for `json`: is it the canonical JSON of the record it holds? */
 function judged(json: string): boolean {
-  const validator = new RecordValidator('test')
-  const record = validator.check(JSON.parse(json), 'line 1')
-  return record !== undefined && isCanonicalJson(json, validator.measure)
+  const checked = new RecordValidator('test').check(JSON.parse(json), 'line 1')
+  return checked !== undefined && isCanonicalJson(json, checked.measure)
 }
 
 /** The record's canonical JSON, as the build serialises it. */
@@ -27,6 +26,17 @@ const canonical = (json: string) => JSON.stringify(FactSchema.parse(JSON.parse(j
 describe('isCanonicalJson', () => {
   it('recognises the canonical JSON of every valid record', () => {
     for (const record of [...sample, ...generated]) expect([record.id, judged(JSON.stringify(record))]).toEqual([record.id, true])
+  })
+
+  it('judges each record by its own measure, whatever the validator checked after it', () => {
+    const validator = new RecordValidator('test')
+    const lesson = JSON.stringify(generated.find((r) => r.chapter !== undefined)!)
+    const offer = JSON.stringify(generated.find((r) => r.offer_data?.price !== undefined)!)
+    const first = validator.check(JSON.parse(lesson), 'line 1')!
+    const second = validator.check(JSON.parse(offer), 'line 2')!
+    expect(first.measure!.numberKeys).not.toEqual(second.measure!.numberKeys)
+    expect([isCanonicalJson(lesson, first.measure), isCanonicalJson(offer, second.measure)]).toEqual([true, true])
+    expect(isCanonicalJson(lesson, second.measure)).toBe(false)
   })
 
   it('refuses a number spelled otherwise than JSON.stringify spells it, even where lengths compensate', () => {

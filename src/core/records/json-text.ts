@@ -41,7 +41,7 @@ export function isCanonicalJson(json: string, measure: OutputMeasure | undefined
     escapes++
   }
   if (json.length !== measure.unescapedLength + escapes) return false
-  for (let k = 0, from = 0; k < measure.numbers; k++) {
+  for (let k = 0, from = 0; k < measure.numberKeys.length; k++) {
     const key = measure.numberKeys[k]!
     const at = json.indexOf(key, from)
     if (at === -1) return false

@@ -5,7 +5,7 @@
  * (`RecordValidator`), so a large set is never held as raw objects.
  */
 import type { z } from 'zod'
-import { compileFastParse, UNSURE, type OutputMeasure } from './fast-parse.js'
+import { compileFastParse, UNSURE, type Measured, type OutputMeasure } from './fast-parse.js'
 import { FactSchema, RecordFieldsSchema, recordRuleIssues, type Fact } from './record.js'
 
 /** Where a raw record came from, for messages: "record 3" or "line 7". */
@@ -21,8 +21,13 @@ const fastFields = compileFastParse(RecordFieldsSchema)
 
 /** A valid record as FactSchema gives it, or undefined when FactSchema must judge it (it may be invalid). */
 export function fastParseRecord(value: unknown): Fact | undefined {
-  const fields = fastFields.parse(value)
-  return fields === UNSURE || recordRuleIssues(fields).length > 0 ? undefined : fields
+  return fastCheckRecord(value)?.output
+}
+
+/** fastParseRecord, with what the compiled check measured of the record. */
+function fastCheckRecord(value: unknown): Measured<Fact> | undefined {
+  const fast = fastFields.parseMeasured(value)
+  return fast === UNSURE || recordRuleIssues(fast.output).length > 0 ? undefined : fast
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -34,6 +39,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export type ValidationProblems = { reported: string[]; count: number }
 
 /**
+ * A record `check` accepted, and what the compiled check measured of it (fast-parse.ts), for
+ * json-text.ts; `measure` is undefined when zod judged the record. Both belong to this answer: a
+ * later check changes neither.
+ */
+export type CheckedRecord = { record: Fact; measure: OutputMeasure | undefined }
+
+/**
  * Checks records one by one and gathers the problems; `finish()` throws them all (the first 20) if
  * there is any. Duplicate ids are the caller's to report (`duplicate`), since it is the caller that
  * keeps the ids: a set of them here would be a second copy.
@@ -41,27 +53,17 @@ export type ValidationProblems = { reported: string[]; count: number }
 export class RecordValidator {
   readonly #problems: string[] = []
   #count = 0
-  #measured = false
 
   constructor(readonly origin: string) {}
 
-  /** The record if it is valid; undefined (and a problem noted) otherwise. */
-  check(value: unknown, where: string): Fact | undefined {
-    const fast = fastParseRecord(value)
-    this.#measured = fast !== undefined
-    if (fast !== undefined) return fast
+  /** The record and its measure if it is valid; undefined (and a problem noted) otherwise. */
+  check(value: unknown, where: string): CheckedRecord | undefined {
+    const fast = fastCheckRecord(value)
+    if (fast !== undefined) return { record: fast.output, measure: fast.measure }
     const result = FactSchema.safeParse(value)
-    if (result.success) return result.data
+    if (result.success) return { record: result.data, measure: undefined }
     for (const issue of result.error.issues) this.#note(`${where}${idOf(value)}: ${describeIssue(issue)}`)
     return undefined
-  }
-
-  /**
-   * What the compiled check measured of the record the last `check` accepted (fast-parse.ts), for
-   * json-text.ts; undefined when zod judged it. Rewritten by the next check.
-   */
-  get measure(): OutputMeasure | undefined {
-    return this.#measured ? fastFields.measure : undefined
   }
 
   /** Notes a second record with an id already used. */
@@ -110,7 +112,7 @@ export class ValidRecords {
   }
 
   add(value: unknown, where: string): void {
-    const record = this.#validator.check(value, where)
+    const record = this.#validator.check(value, where)?.record
     if (record === undefined) return
     const seen = this.#firstSeen.get(record.id)
     if (seen !== undefined) this.#validator.duplicate(record.id, where, seen)

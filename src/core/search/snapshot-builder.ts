@@ -8,7 +8,7 @@ import { createHash, hash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import { canonicalBytes, isCanonicalJson } from '../records/json-text.js'
 import type { RecordText, SnapshotInfo } from '../records/source.js'
-import { RecordValidator, type ValidationProblems } from '../records/validate.js'
+import { RecordValidator, type CheckedRecord, type ValidationProblems } from '../records/validate.js'
 import { Growable, pageBacked } from './growable.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
 import { unchangedRecord, type PreviousRecords } from './previous-records.js'
@@ -171,11 +171,12 @@ export class SnapshotBuilder {
    */
   add(value: unknown, where: string, text?: RecordText): void {
     if (this.#own !== undefined) throw new Error('snapshot builder: a record added after its own records were sealed')
-    const record = this.#validator.check(value, where)
-    if (record === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
+    const checked = this.#validator.check(value, where)
+    if (checked === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
+    const { record } = checked
     const doc = this.#titles.length
     const [prefix, high, low] = idKey(record.id)! // the schema checked the id
-    this.#store(record, text, prefix, high, low)
+    this.#store(checked, text, prefix, high, low)
     const kind = KINDS.indexOf(record.kind)
     this.#kinds.push(kind)
     this.#countsByKind[kind]!++
@@ -202,10 +203,10 @@ export class SnapshotBuilder {
    * is the text the record was read from when that is canonical (its bytes copied when the source
    * read bytes), else the record serialised.
    */
-  #store(record: Fact, text: RecordText | undefined, prefix: number, high: number, low: number): void {
+  #store({ record, measure }: CheckedRecord, text: RecordText | undefined, prefix: number, high: number, low: number): void {
     let current = this.#arenas.at(-1)!
     if (current.length >= this.#arenaBytes) this.#arenas.push((current = new Growable('u8')))
-    const canonical = text !== undefined && isCanonicalJson(text.json, this.#validator.measure)
+    const canonical = text !== undefined && isCanonicalJson(text.json, measure)
     const bytes = canonical && text.bytes !== undefined ? canonicalBytes(text.bytes, text.start, text.end) : undefined
     const json = bytes !== undefined ? '' : canonical ? text.json : JSON.stringify(record)
     const arena = this.#writable(current, bytes?.length ?? json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
