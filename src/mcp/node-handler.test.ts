@@ -13,7 +13,7 @@ import { LocalRecordReader } from '../core/api/reader.js'
 import type { Fact } from '../core/records/record.js'
 import { RecordIndex } from '../core/search/record-index.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
-import { createMcpNodeHandler, MCP_PATH } from './node-handler.js'
+import { BATCH_REFUSAL, createMcpNodeHandler, MCP_PATH } from './node-handler.js'
 
 const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
 const INITIALIZE = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
@@ -56,7 +56,7 @@ afterEach(() => {
   unhandled.length = 0
 })
 
-const post = async (body: object) => {
+const post = async (body: object | object[]) => {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) })
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
@@ -123,5 +123,18 @@ describe('MCP handler, 2025-era requests', () => {
     expect(closed).toHaveLength(1)
     expect(reported).toEqual([JSON.stringify({ problem: 'close threw' })])
     expect(unhandled).toEqual([])
+  })
+})
+
+describe('JSON-RPC batches', () => {
+  it('are refused with one Invalid Request error before any call runs: a POST is one request, and counts once', async () => {
+    const search = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_facts', arguments: { q: 'vitesse' } } })
+    const buildsBefore = vi.spyOn(McpServer.prototype, 'connect')
+    const res = await post([search(1), search(2), search(3)])
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: BATCH_REFUSAL } })
+    expect(buildsBefore).not.toHaveBeenCalled()
+    // A single request still goes through.
+    expect((await post(INITIALIZE)).status).toBe(200)
   })
 })

@@ -28,6 +28,10 @@ export const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version']
 export const MAX_BODY_BYTES = 64 * 1024
 // JSON-RPC's implementation-defined server error; `data` says what happened.
 const JSON_RPC_SERVER_ERROR = -32000
+// JSON-RPC's "the JSON sent is not a valid Request object".
+const JSON_RPC_INVALID_REQUEST = -32600
+export const BATCH_REFUSAL =
+  'Invalid Request: JSON-RPC batches are not served; send one request per POST (MCP has no batches since its 2025-06-18 revision). Each POST counts once in the quota.'
 // The URL the SDK sees. It reads only the path and headers; a request's own Host (which a client
 // controls, and which may not even form a URL) must not be able to make building it fail.
 const SDK_URL = `http://localhost${MCP_PATH}`
@@ -120,6 +124,9 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     if (body === 'too large') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null)
     if (body === 'too large, not read') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
     const parsedBody = parseJson(body)
+    // One request per POST: a batch of a hundred searches would cost a hundred calls' work for one unit
+    // of the quota. MCP has had no batches since its 2025-06-18 revision; older clients send none.
+    if (Array.isArray(parsedBody)) return jsonRpcError(400, BATCH_REFUSAL, null, {}, JSON_RPC_INVALID_REQUEST)
     const call = cacheableCall(parsedBody)
     const snapshot = call === undefined ? undefined : options.snapshot?.()
     if (call === undefined || snapshot === undefined) return sdkAnswer(req, body, parsedBody)
@@ -274,8 +281,8 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers
 }
 
-function jsonRpcError(status: number, message: string, id: string | number | null, headers: Record<string, string> = {}): Response {
-  const body = { jsonrpc: '2.0', id, error: { code: JSON_RPC_SERVER_ERROR, message } }
+function jsonRpcError(status: number, message: string, id: string | number | null, headers: Record<string, string> = {}, code = JSON_RPC_SERVER_ERROR): Response {
+  const body = { jsonrpc: '2.0', id, error: { code, message } }
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
 }
 

@@ -251,6 +251,22 @@ describe('MCP over Streamable HTTP', () => {
     expect(post.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/)
   })
 
+  it('refuses a JSON-RPC batch before any call runs, counting the POST once', async () => {
+    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+    const before = await remaining()
+    const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_facts', arguments: { q: `mot${i} vitesse`, limit: 50 } } }))
+    const res = await server.raw('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(batch),
+    })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: JSON-RPC batches are not served/) } })
+    // The batch's POST and our own read of the count.
+    expect(await remaining()).toBe(before - 2)
+    expect((await server.raw('/healthz')).status).toBe(200)
+  })
+
   it('is linked from the catalogue', async () => {
     expect((await server.get('/api/v1/?po_live=1')).body.links.mcp).toBe('/mcp')
   })
