@@ -73,7 +73,7 @@ function apiRequests(doc: Document): Request[] {
       targets.push(...queries.map((q) => (q === '' ? path : `${path}?${q}`)))
     }
   }
-  const encodings = [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'identity' }]
+  const encodings: Record<string, string>[] = [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'identity' }]
   return targets.flatMap((target) => ['GET', 'HEAD'].flatMap((method) => encodings.map((headers) => ({ method, target, headers }))))
 }
 
@@ -130,7 +130,7 @@ describe('the fast path against the framework, in memory', () => {
 
   it('answers conditional requests alike: 304 for the tag of the encoding asked, 200 otherwise', async () => {
     for (const target of ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1']) {
-      for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }]) {
+      for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
         const first = await exchange(on, { method: 'GET', target, headers: encoding })
         await exchange(off, { method: 'GET', target, headers: encoding })
         const tag = /\r\netag: ([^\r]*)/i.exec(first)![1]!

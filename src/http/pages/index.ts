@@ -70,6 +70,8 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   const reader = new LocalRecordReader(deps.records, deps.catalogues)
   const cache = new SnapshotPageCache()
   const page = (text: string) => new Representation(text, HTML)
+  /** A page made per query: many of them, each read a few times. */
+  const queryPage = (text: string) => new Representation(text, HTML, undefined, 'fast')
   const send = (req: FastifyRequest, reply: FastifyReply, rep: Representation, vary?: string) =>
     sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE, vary })
   const config = { errorPage: (err: ApiError, status: number, target: string) => renderErrorPage(err, status, site, { quotaPerMinute: deps.quotaPerMinute, path: target }) }
@@ -94,7 +96,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.match ?? 'best', params.page])}`
     const rep = await cache.get(snapshot, key, async () => {
       const envelope = await reader.search({ q: params.q, kind: params.kind, region: params.region, match: params.match ?? 'best', limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE })
-      return page(renderSearchPage(site, params, envelope))
+      return queryPage(renderSearchPage(site, params, envelope))
     })
     return send(req, reply, rep)
   })
@@ -108,7 +110,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     const rep = await cache.get(snapshot, `fiche:${id}`, async () => {
       const record = await reader.get(id)
       if (record === undefined) throw new ApiError('not_found', `Aucune fiche n’a l’identifiant « ${id} » : elle a peut-être été retirée.`)
-      return page(renderRecordPage(site, record, relatedLookup(snapshot)))
+      return queryPage(renderRecordPage(site, record, relatedLookup(snapshot)))
     })
     return send(req, reply, rep)
   })

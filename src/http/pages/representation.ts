@@ -1,17 +1,19 @@
 /**
- * Pages and assets as prepared bodies (../prepared-body.ts), compressed off the event loop with the
- * best effort: a page lives as long as its snapshot's cache entry, an asset as long as the process.
+ * Pages and assets as prepared bodies (../prepared-body.ts): a page lives as long as its snapshot's
+ * cache entry, an asset as long as the process. Those made once (assets, guides, the home page) are
+ * compressed with the best effort; those made per query (a search, a record) with the fast one: Brotli
+ * at its best cost a new search page ten times the CPU of building it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor } from '../prepared-body.js'
+import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor, type Effort } from '../prepared-body.js'
 
 export class Representation extends PreparedBody {
   /**
    * `text` is the body; `type` its Content-Type. `etag` when the same text is served under two types
    * (each representation needs a tag of its own); the text's hash otherwise.
    */
-  constructor(text: string, type: string, etag?: string) {
-    super(text, type, 'best', etag)
+  constructor(text: string, type: string, etag?: string, effort: Effort = 'best') {
+    super(text, type, effort, etag)
   }
 
   get byteLength(): number {
