@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Fact } from '../records/record.js'
 import { RecordIndex, withPreparedAnswers } from './record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotPart } from './snapshot-builder.js'
-import type { SnapshotData } from './snapshot-data.js'
+import { BUILT_COLUMNS, COLUMNS, SHARED_COLUMNS, SNAPSHOT_COLUMNS } from './snapshot-columns.js'
+import { transferList, type SnapshotData } from './snapshot-data.js'
 
 const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
 const info = { publishedAt: '2026-11-24T09:00:00.000Z' }
@@ -101,5 +102,30 @@ describe('a snapshot built in parts', () => {
     const served = index.listed(0, index.size).map((entry) => entry.bytes.toString())
     const whole = new RecordIndex(withPreparedAnswers(buildWhole(records).finish(info)))
     expect(served).toEqual(whole.listed(0, whole.size).map((entry) => entry.bytes.toString()))
+  })
+})
+
+describe('the columns of a snapshot (snapshot-columns.ts)', () => {
+  const widthOf = (name: keyof typeof COLUMNS) => (COLUMNS[name] as { width?: number }).width ?? 1
+  const isShared = (name: string) => (SHARED_COLUMNS as readonly string[]).includes(name)
+
+  it('hold their width of values per record, in a part and in the snapshot', () => {
+    const part = buildWhole(sample.slice(0, 100)).part()
+    for (const name of BUILT_COLUMNS) expect([name, part[name].length]).toEqual([name, 100 * widthOf(name)])
+    const data = buildWhole(sample).finish(info)
+    for (const name of SNAPSHOT_COLUMNS) expect([name, data[name].length]).toEqual([name, data.count * widthOf(name)])
+  })
+
+  it('go to another thread whole: transferred, or in shared memory (those a reload reads)', () => {
+    const data = buildWhole(sample).finish(info)
+    const transferred = transferList(data)
+    for (const name of SNAPSHOT_COLUMNS) {
+      const { buffer } = data[name]
+      const shared = buffer instanceof SharedArrayBuffer
+      expect([name, shared, transferred.includes(buffer as ArrayBuffer)]).toEqual([name, isShared(name), !shared])
+    }
+    const part = buildWhole(sample.slice(0, 100)).part()
+    const partTransferred = partTransferList(part)
+    for (const name of BUILT_COLUMNS) expect([name, partTransferred.includes(part[name].buffer as ArrayBuffer)]).toEqual([name, true])
   })
 })

@@ -12,7 +12,8 @@ import { RecordValidator, type CheckedRecord, type ValidationProblems } from '..
 import { Growable, pageBacked } from './growable.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
 import { unchangedRecord, type PreviousRecords } from './previous-records.js'
-import { ARENA_BYTES, ETAG_LENGTH, inSharedMemory, ownBuffers, type SnapshotData, type TextIndexData } from './snapshot-data.js'
+import { BUILT_COLUMNS, ETAG_LENGTH, appendColumns, builtColumns, columnBuilders, snapshotColumns, type BuiltColumns } from './snapshot-columns.js'
+import { ARENA_BYTES, ownBuffers, type SnapshotData, type TextIndexData } from './snapshot-data.js'
 import { TextIndexBuilder, mergeTextParts, type TextIndexPart } from './text-index-builder.js'
 
 /** Record ids' prefixes in byte order, so (prefix code, hex) sorts as the ids do. */
@@ -67,27 +68,18 @@ export function searchedText(record: Fact): { title: string; body: string } {
 }
 
 /**
- * The records one thread built from its part of a source (snapshot-builder's arrays before
+ * The records one thread built from its part of a source (snapshot-builder's columns before
  * `finish`), sent to the thread that builds the next part before it, which absorbs it.
  */
-export type SnapshotPart = {
+export type SnapshotPart = BuiltColumns & {
   /** This part's documents (numbered from 0) in the three orders a snapshot keeps. */
   orders: Orders
-  /** This part's arenas; its records' arena numbers from the build's `inherited` on are numbers in this list. */
+  /**
+   * This part's arenas; its records' arena numbers (`recordArena`) from the build's `inherited` on
+   * are numbers in this list.
+   */
   arenas: Uint8Array[]
-  recordArena: Uint16Array
-  recordStart: Uint32Array
-  recordLength: Uint32Array
-  etags: Uint8Array
-  kinds: Uint8Array
-  france: Uint8Array
-  rankClass: Uint8Array
-  idPrefix: Uint8Array
-  idHigh: Uint32Array
-  idLow: Uint32Array
-  urlHigh: Uint32Array
-  urlLow: Uint32Array
-  place: Uint32Array
+  /** What a place is ("line", "record", "row"), for `place`'s numbers. */
   placeKind: string
   titles: string[]
   /** The titles' collation keys, made to sort the part (the merge compares them again). */
@@ -101,8 +93,8 @@ export type SnapshotPart = {
 export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   const { text } = part
   const arrays = [
-    part.orders.byId, part.orders.order, part.orders.byUrl, ...part.arenas, part.recordArena, part.recordStart, part.recordLength, part.etags, part.kinds, part.france, part.rankClass, part.idPrefix, part.idHigh, part.idLow,
-    part.urlHigh, part.urlLow, part.place, text.frequency, text.termStart, text.postings, text.lastDoc, text.titleLength, text.bodyLength,
+    part.orders.byId, part.orders.order, part.orders.byUrl, ...part.arenas, ...BUILT_COLUMNS.map((name) => part[name]),
+    text.frequency, text.termStart, text.postings, text.lastDoc, text.titleLength, text.bodyLength,
   ]
   return ownBuffers(arrays.map((a) => a.buffer))
 }
@@ -130,20 +122,9 @@ export class SnapshotBuilder {
    */
   #own: { count: number; orders: Orders; text: TextIndexPart } | undefined
   readonly #laterOrders: Orders[] = []
-  readonly #recordArena = new Growable('u16')
-  readonly #recordStart = new Growable('u32')
-  readonly #recordLength = new Growable('u32')
-  readonly #etags = new Growable('u8')
-  readonly #kinds = new Growable('u8')
-  readonly #france = new Growable('u8')
-  readonly #rankClass = new Growable('u8')
-  readonly #idPrefix = new Growable('u8')
-  readonly #idHigh = new Growable('u32')
-  readonly #idLow = new Growable('u32')
-  readonly #urlHigh = new Growable('u32')
-  readonly #urlLow = new Growable('u32')
-  /** Where each record came from ("line 7"), as a number and a kind of place, for duplicate-id messages. */
-  readonly #place = new Growable('u32')
+  /** The records' columns (snapshot-columns.ts), this builder's own records' then the absorbed parts'. */
+  readonly #columns = columnBuilders()
+  /** What a place is, for the `place` column's numbers ("line" 7), in duplicate-id messages. */
   #placeKind = 'record'
   /** Titles, for the listing order (sorted once at the end), then dropped. */
   readonly #titles: string[] = []
@@ -177,21 +158,22 @@ export class SnapshotBuilder {
     const doc = this.#titles.length
     const [prefix, high, low] = idKey(record.id)! // the schema checked the id
     this.#store(checked, text, prefix, high, low)
+    const columns = this.#columns
     const kind = KINDS.indexOf(record.kind)
-    this.#kinds.push(kind)
+    columns.kinds.push(kind)
     this.#countsByKind[kind]!++
-    this.#france.push(record.regions.includes('France') ? 1 : 0)
-    this.#rankClass.push(rankClassOf(record))
-    this.#idPrefix.push(prefix)
-    this.#idHigh.push(high)
-    this.#idLow.push(low)
+    columns.france.push(record.regions.includes('France') ? 1 : 0)
+    columns.rankClass.push(rankClassOf(record))
+    columns.idPrefix.push(prefix)
+    columns.idHigh.push(high)
+    columns.idLow.push(low)
     const [urlHigh, urlLow] = urlKey(record.url)
-    this.#urlHigh.push(urlHigh)
-    this.#urlLow.push(urlLow)
+    columns.urlHigh.push(urlHigh)
+    columns.urlLow.push(urlLow)
     // "line 7", "record 3", "row 12": one kind of place per source, a number per record.
     const space = where.lastIndexOf(' ')
     if (doc === 0) this.#placeKind = where.slice(0, space)
-    this.#place.push(Number(where.slice(space + 1)))
+    columns.place.push(Number(where.slice(space + 1)))
     this.#titles.push(record.title)
     const { title, body } = searchedText(record)
     this.#text.add(title, body)
@@ -213,22 +195,23 @@ export class SnapshotBuilder {
     const start = current.length
     if (bytes !== undefined) arena.set(bytes, start)
     const written = bytes?.length ?? arena.write(json, start)
-    const etagAt = this.#etags.length
+    const { etags, recordArena, recordStart, recordLength } = this.#columns
+    const etagAt = etags.length
     const etag = hash('sha256', arena.subarray(start, start + written), 'base64url')
-    this.#writable(this.#etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')
-    this.#etags.length += ETAG_LENGTH
-    const kept = this.#previous === undefined ? -1 : unchangedRecord(this.#previous, prefix, high, low, this.#etags.values, etagAt)
+    this.#writable(etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')
+    etags.length += ETAG_LENGTH
+    const kept = this.#previous === undefined ? -1 : unchangedRecord(this.#previous, prefix, high, low, etags.values, etagAt)
     if (kept >= 0) {
       const previous = this.#previous!
-      this.#recordArena.push(previous.recordArena[kept]!)
-      this.#recordStart.push(previous.recordStart[kept]!)
-      this.#recordLength.push(previous.recordLength[kept]!)
+      recordArena.push(previous.recordArena[kept]!)
+      recordStart.push(previous.recordStart[kept]!)
+      recordLength.push(previous.recordLength[kept]!)
       return
     }
     current.length += written
-    this.#recordArena.push(this.#inherited + this.#arenas.length - 1)
-    this.#recordStart.push(start)
-    this.#recordLength.push(written)
+    recordArena.push(this.#inherited + this.#arenas.length - 1)
+    recordStart.push(start)
+    recordLength.push(written)
   }
 
   /** A Buffer over `array`'s memory with room for `count` more bytes; made again only when the memory grew. */
@@ -248,21 +231,9 @@ export class SnapshotBuilder {
     const keys = this.#orderKeys()
     const orders = keys.sorted(0, this.#titles.length)
     return {
+      ...builtColumns(this.#columns),
       orders,
       arenas: this.#arenas.map((arena) => arena.done()),
-      recordArena: this.#recordArena.done(),
-      recordStart: this.#recordStart.done(),
-      recordLength: this.#recordLength.done(),
-      etags: this.#etags.done(),
-      kinds: this.#kinds.done(),
-      france: this.#france.done(),
-      rankClass: this.#rankClass.done(),
-      idPrefix: this.#idPrefix.done(),
-      idHigh: this.#idHigh.done(),
-      idLow: this.#idLow.done(),
-      urlHigh: this.#urlHigh.done(),
-      urlLow: this.#urlLow.done(),
-      place: this.#place.done(),
       placeKind: this.#placeKind,
       titles: this.#titles,
       titleKeys: keys.titleKeys(),
@@ -302,20 +273,9 @@ export class SnapshotBuilder {
     // The part's own arenas follow those before it: its arena numbers from `inherited` on shift to their place.
     const inherited = this.#inherited
     const shift = this.#arenas.length + this.#laterArenas.length
-    for (const arena of part.recordArena) this.#recordArena.push(arena < inherited ? arena : arena + shift)
+    for (const arena of part.recordArena) this.#columns.recordArena.push(arena < inherited ? arena : arena + shift)
     this.#laterArenas.push(...part.arenas)
-    this.#recordStart.append(part.recordStart)
-    this.#recordLength.append(part.recordLength)
-    this.#etags.append(part.etags)
-    this.#kinds.append(part.kinds)
-    this.#france.append(part.france)
-    this.#rankClass.append(part.rankClass)
-    this.#idPrefix.append(part.idPrefix)
-    this.#idHigh.append(part.idHigh)
-    this.#idLow.append(part.idLow)
-    this.#urlHigh.append(part.urlHigh)
-    this.#urlLow.append(part.urlLow)
-    this.#place.append(part.place)
+    appendColumns(this.#columns, part, ['recordArena'])
     if (first === 0) this.#placeKind = part.placeKind
     for (const title of part.titles) this.#titles.push(title)
     for (const key of part.titleKeys) this.#titleKeys.push(key)
@@ -329,11 +289,12 @@ export class SnapshotBuilder {
     const count = this.#titles.length
     // This builder's records sorted when sealed, each absorbed part's by its own thread: merged.
     this.seal()
+    const built = builtColumns(this.#columns)
     const keys = this.#orderKeys()
     const own = this.#own!
     const runs = [own.orders, ...this.#laterOrders.splice(0)]
-    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId, true)
-    this.#checkDuplicates(byId, keys.idPrefix, keys.idHigh, keys.idLow)
+    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId)
+    this.#checkDuplicates(byId, built)
     this.#validator.finish(info.origin)
     const tieRank = pageBacked(Uint32Array, count)
     for (let rank = 0; rank < count; rank++) tieRank[byId[rank]!] = rank
@@ -341,36 +302,20 @@ export class SnapshotBuilder {
     this.#titles.length = 0
     this.#titleKeys.length = 0
     const byUrl = mergeRuns(runs.map((r) => r.byUrl), keys.byUrl)
-    const { kinds, urlHigh, urlLow } = keys
-    // What a later reload reads of this snapshot, in shared memory (previous-records.ts).
-    const [idPrefix, idHigh, idLow] = [inSharedMemory(keys.idPrefix), inSharedMemory(keys.idHigh), inSharedMemory(keys.idLow)]
-    const etags = inSharedMemory(this.#etags.done())
+    // What a later reload reads of this snapshot is copied to shared memory here (previous-records.ts).
+    const columns = snapshotColumns(built, { tieRank, order, byId, byUrl })
     // The version hashes the records' ETags in listing order: equal records give equal versions on
     // every replica, whatever order the source gave them in.
     // One update of the ETags laid in listing order: an update per record was 0.7 µs each.
+    const { etags } = columns
     const ordered = Buffer.allocUnsafe(count * ETAG_LENGTH)
     for (let k = 0, to = 0; k < count; k++) for (let from = order[k]! * ETAG_LENGTH, end = from + ETAG_LENGTH; from < end; ) ordered[to++] = etags[from++]!
     const version = createHash('sha256').update(ordered)
     return {
+      ...columns,
       count,
       arenas: [...this.#arenas.map((arena) => arena.done()), ...this.#laterArenas.splice(0)],
       inherited: this.#inherited,
-      recordArena: inSharedMemory(this.#recordArena.done()),
-      recordStart: inSharedMemory(this.#recordStart.done()),
-      recordLength: inSharedMemory(this.#recordLength.done()),
-      etags,
-      kinds,
-      france: this.#france.done(),
-      rankClass: this.#rankClass.done(),
-      order,
-      idPrefix,
-      idHigh,
-      idLow,
-      byId,
-      tieRank,
-      urlHigh,
-      urlLow,
-      byUrl,
       countsByKind: this.#countsByKind,
       version: version.digest('hex').slice(0, 16),
       publishedAt: info.publishedAt ?? new Date().toISOString(),
@@ -382,11 +327,11 @@ export class SnapshotBuilder {
   #orderKeys(): OrderKeys {
     // The keys made when sealing and by the absorbed parts, once they cover every title.
     const titleKeys = this.#titleKeys.length === this.#titles.length ? this.#titleKeys : undefined
-    return new OrderKeys(this.#kinds.done(), this.#titles, this.#idPrefix.done(), this.#idHigh.done(), this.#idLow.done(), this.#urlHigh.done(), this.#urlLow.done(), titleKeys)
+    const { kinds, idPrefix, idHigh, idLow, urlHigh, urlLow } = this.#columns
+    return new OrderKeys(kinds.done(), this.#titles, idPrefix.done(), idHigh.done(), idLow.done(), urlHigh.done(), urlLow.done(), titleKeys)
   }
 
-  #checkDuplicates(byId: Uint32Array, prefix: Uint8Array, high: Uint32Array, low: Uint32Array): void {
-    const place = this.#place.done()
+  #checkDuplicates(byId: Uint32Array, { idPrefix: prefix, idHigh: high, idLow: low, place }: BuiltColumns): void {
     for (let i = 1; i < byId.length; i++) {
       const [a, b] = [byId[i - 1]!, byId[i]!]
       if (prefix[a] !== prefix[b] || high[a] !== high[b] || low[a] !== low[b]) continue

@@ -3,7 +3,6 @@
  * listing (kind, title in French collation, id), by url hash — sorted per build thread and merged.
  */
 import { pageBacked } from './growable.js'
-import { inSharedMemory } from './snapshot-data.js'
 import { compareTitles, primaryKey } from './title-order.js'
 
 /** Documents in the orders a snapshot keeps: by id, in listing order, by url hash. */
@@ -99,12 +98,12 @@ function sortedByMajor(from: number, to: number, major: (doc: number) => number,
 }
 
 /**
- * Sorted runs merged into one sorted list (one run per build thread); in shared memory if
- * `shared`. Merged two by two, round after round, so each document is compared about log2(runs)
- * times, not once per later run: on a machine with many cores a first build has as many runs, and
- * the listing's comparison (French collation) is the costly one.
+ * Sorted runs merged into one sorted list (one run per build thread). Merged two by two, round
+ * after round, so each document is compared about log2(runs) times, not once per later run: on a
+ * machine with many cores a first build has as many runs, and the listing's comparison (French
+ * collation) is the costly one.
  */
-export function mergeRuns(runs: Uint32Array[], compare: Compare, shared = false): Uint32Array {
+export function mergeRuns(runs: Uint32Array[], compare: Compare): Uint32Array {
   let round = runs.length > 0 ? runs : [new Uint32Array(0)]
   while (round.length > 1) {
     const next: Uint32Array[] = []
@@ -112,7 +111,7 @@ export function mergeRuns(runs: Uint32Array[], compare: Compare, shared = false)
     if (round.length % 2 === 1) next.push(round.at(-1)!)
     round = next
   }
-  return shared ? inSharedMemory(round[0]!) : round[0]!
+  return round[0]!
 }
 
 /** Two sorted runs merged; on a tie the first run's document comes first (runs are in source order). */
