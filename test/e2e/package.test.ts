@@ -1,42 +1,133 @@
 /**
- * The package as a user installs it without a registry release: `npm pack`, then a global install
- * of the tarball into a temporary prefix, then the installed command. The install needs the npm
- * registry for dependency metadata (npm's cache holds the tarballs but not always the metadata); where
- * npm cannot reach it, the install test says SKIPPED (a failure under CI).
+ * The package as a user builds and installs it without a registry release, in a copy of the clone
+ * (its sources, its build settings and the packed files; node_modules linked), so the rebuilds never
+ * touch the dist/ that other test files run: `npm run build`, then `npm pack` with its scripts
+ * (prepack empties dist/, prepare rebuilds it), then a global install of the tarball into a temporary
+ * prefix, then the installed command. After each rebuild the copy's own command must still run
+ * (issue 31: the rebuilt dist/cli/main.js had lost its executable bit, so `npx reference-records`
+ * and a command installed with `npm install --global .` failed with exit 126). The install needs
+ * the npm registry for dependency metadata (npm's cache holds the tarballs but not always the
+ * metadata); where npm cannot reach it, the install test says SKIPPED (a failure under CI).
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listeningUrl, type Spawned } from '../support/spawn-service.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string
+  bin: Record<string, string>
+  files: string[]
   scripts: Record<string, string>
 }
+const BIN = pkg.bin['reference-records']!
 const work = mkdtempSync(join(tmpdir(), 'package-'))
+const clone = join(work, 'clone')
 
 type Result = { code: number; stdout: string; stderr: string }
-const run = (command: string, args: string[], timeout = 120_000) =>
+const run = (command: string, args: string[], cwd = ROOT, timeout = 120_000) =>
   new Promise<Result>((resolve) =>
-    execFile(command, args, { cwd: ROOT, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(command, args, { cwd, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) || 1 : 0, stdout, stderr }),
     ),
   )
 
+/** The permission bits of a file (0o755, …). */
+const modeOf = (path: string) => statSync(path).mode & 0o777
+
+/** The permission bits of one file of a `.tgz`, read from its ustar header. */
+function modeInTarball(tarball: string, path: string): number | undefined {
+  const tar = gunzipSync(readFileSync(tarball))
+  for (let at = 0; at + 512 <= tar.length;) {
+    const field = (from: number, to: number) =>
+      tar
+        .subarray(at + from, at + to)
+        .toString('latin1')
+        .replace(/\0.*$/s, '')
+    const name = field(0, 100)
+    if (name === '') return undefined // the two empty blocks that end the archive
+    const size = parseInt(field(124, 136).trim() || '0', 8)
+    const prefix = field(345, 500)
+    if ((prefix ? `${prefix}/${name}` : name) === path) return parseInt(field(100, 108).trim(), 8) & 0o777
+    at += 512 + Math.ceil(size / 512) * 512
+  }
+  return undefined
+}
+
+/**
+ * What building and packing read: the build settings, the sources and the files the package ships,
+ * but no dist/, as in a fresh clone (tsc keeps the mode of a file it overwrites: only a new one lacks the bit).
+ */
+function copyClone(): void {
+  const built = [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'src',
+    'scripts',
+  ]
+  const shipped = pkg.files.filter((path) => path !== 'dist')
+  for (const path of [...built, ...shipped, 'README.md', 'LICENSE']) {
+    mkdirSync(dirname(join(clone, path)), { recursive: true })
+    cpSync(join(ROOT, path), join(clone, path), { recursive: true })
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'junction')
+}
+
+let afterBuild: { mode: number; version: Result }
+let afterPack: { mode: number; version: Result; npx: Result }
 let tarball: string
 let files: string[]
 beforeAll(async () => {
-  // --ignore-scripts: dist/ is already built by `npm test` (prepack would rebuild it under other running tests).
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work])
+  copyClone()
+  const built = await run('npm', ['run', 'build'], clone, 240_000)
+  expect(built.code, built.stderr).toBe(0)
+  afterBuild = { mode: modeOf(join(clone, BIN)), version: await run(join(clone, BIN), ['--version'], clone) }
+
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], clone, 240_000)
   expect(packed.code, packed.stderr).toBe(0)
-  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[]
+  // npm 11 prints the scripts' output on stderr under --json; older ones printed it before the JSON.
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('\n[') + 1)) as {
+    filename: string
+    files: { path: string }[]
+  }[]
   tarball = join(work, info!.filename)
   files = info!.files.map((f) => f.path)
-}, 60_000)
+  afterPack = {
+    mode: modeOf(join(clone, BIN)),
+    version: await run(join(clone, BIN), ['--version'], clone),
+    npx: await run('npx', ['--no', '--', 'reference-records', '--version'], clone),
+  }
+}, 600_000)
+// The copy, the tarball and the prefix's installed dependencies (about 70 MB); node_modules is a link, left alone.
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe("the clone's own command", () => {
+  // A mode is meaningless on Windows; the bit is what a POSIX exec checks.
+  it.skipIf(process.platform === 'win32')('is executable after npm run build', () => {
+    expect(afterBuild.mode.toString(8)).toBe('755')
+    expect(afterBuild.version).toMatchObject({ code: 0, stdout: `reference-records ${pkg.version}\n` })
+  })
+
+  it.skipIf(process.platform === 'win32')(
+    'is still executable after npm pack rebuilt dist/, and runs through npx',
+    () => {
+      expect(afterPack.mode.toString(8)).toBe('755')
+      expect(afterPack.version).toMatchObject({ code: 0, stdout: `reference-records ${pkg.version}\n` })
+      expect(afterPack.npx).toMatchObject({ code: 0, stdout: `reference-records ${pkg.version}\n` })
+    },
+  )
+
+  it('is made executable by the build script itself, so --ignore-scripts and Windows shells keep it', () => {
+    expect(pkg.scripts.build).toMatch(/&& node scripts\/mark-bin-executable\.js$/)
+  })
+})
 
 describe('npm pack', () => {
   it('packs what the command needs to run, the license and the changelog, and no tests or sources', () => {
@@ -59,6 +150,10 @@ describe('npm pack', () => {
   it('packs a fresh build: prepack empties dist/, then prepare builds it', () => {
     expect(pkg.scripts.prepack).toContain("rmSync('dist'")
     expect(pkg.scripts.prepare).toBe('npm run build')
+  })
+
+  it.skipIf(process.platform === 'win32')('packs the command executable', () => {
+    expect(modeInTarball(tarball, `package/${BIN}`)?.toString(8)).toBe('755')
   })
 })
 
