@@ -26,11 +26,16 @@ describe.runIf(available)('Redis quota store', () => {
 
   it('takes concurrent requests of one client in batches, each with its own remaining count', async () => {
     const store = new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:` })
+    const started = Date.now()
     const decisions = await Promise.all(Array.from({ length: 700 }, () => store.take('burst', 500)))
+    // The batches read Redis's clock one after the other: under load the last ones may come a second or
+    // more after the first place was taken, so the wait is bounded by the time that passed (issue 31).
+    const lowest = Math.ceil((60_000 - (Date.now() - started)) / 1000)
     const allowed = decisions.filter((d) => d.allowed)
     expect(allowed).toHaveLength(500)
     expect(allowed.map((d) => d.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 500 }, (_, i) => i))
-    expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetSeconds === 60)).toBe(true)
+    const refused = decisions.filter((d) => !d.allowed)
+    expect(refused.every((d) => d.remaining === 0 && d.resetSeconds <= 60 && d.resetSeconds >= lowest)).toBe(true)
   })
 
   it('uses Redis time by default and lets keys expire with the window', async () => {
