@@ -43,15 +43,15 @@ export type OutputMeasure = {
   numberTexts: readonly string[]
 }
 
-/** An output a compiled check accepted, with what it measured of it. */
-export type Measured<T> = { output: T; measure: OutputMeasure }
+/** An output a compiled check accepted, and what it measured of it: one object, made per call. */
+export type Measured<T> = OutputMeasure & { output: T }
 
 export type CompiledParse<T> = {
   parse: FastParse<T>
   /**
-   * `parse`, answering with the output's measure beside it. The measure is the caller's: made for
-   * this call, never rewritten by a later one (one small object per accepted value; the arrays of
-   * numbers are shared and empty when the output holds none, the case of most records).
+   * `parse`, answering with the output's measure beside it. The answer is the caller's: made for
+   * this call, never rewritten by a later one. It runs per record, so it is one small object, and
+   * arrays only when the output holds numbers.
    */
   parseMeasured: (value: unknown) => Measured<T> | typeof UNSURE
   /** Where the schema uses something this compiler does not reproduce (those paths always answer UNSURE). */
@@ -487,10 +487,9 @@ function parse(input) {
 function parseMeasured(input) {
   const output = parse(input)
   if (output === U) return U
-  const measure = numbers === 0
-    ? { unescapedLength: plain ? length : -1, numberKeys: NO_NUMBERS, numberTexts: NO_NUMBERS }
-    : { unescapedLength: plain ? length : -1, numberKeys: numberKeys.slice(0, numbers), numberTexts: numberTexts.slice(0, numbers) }
-  return { output, measure }
+  const unescapedLength = plain ? length : -1
+  if (numbers === 0) return { output, unescapedLength, numberKeys: NO_NUMBERS, numberTexts: NO_NUMBERS }
+  return { output, unescapedLength, numberKeys: numberKeys.slice(0, numbers), numberTexts: numberTexts.slice(0, numbers) }
 }
 return { parse, parseMeasured }`
   let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'parseMeasured'>

@@ -59,7 +59,8 @@ export class RecordValidator {
   /** The record and its measure if it is valid; undefined (and a problem noted) otherwise. */
   check(value: unknown, where: string): CheckedRecord | undefined {
     const fast = fastCheckRecord(value)
-    if (fast !== undefined) return { record: fast.output, measure: fast.measure }
+    // The compiled check's answer serves as the measure (it holds the output too): one object fewer per record.
+    if (fast !== undefined) return { record: fast.output, measure: fast }
     const result = FactSchema.safeParse(value)
     if (result.success) return { record: result.data, measure: undefined }
     for (const issue of result.error.issues) this.#note(`${where}${idOf(value)}: ${describeIssue(issue)}`)
