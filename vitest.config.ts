@@ -1,13 +1,22 @@
 /**
- * The suite in four layers, so a developer can run the fast one alone (`npm run test:unit`, seconds):
+ * The suite in five layers, so a developer can run the fast one alone (`npm run test:unit`, seconds):
  * - unit: in-process, no network beyond a local scripted server; fake clocks instead of sleeps;
+ *   property tests with small counts;
+ * - scale: the same kind of in-process tests at sizes that take seconds each (`*.scale.test.ts`):
+ *   property tests with large counts, big generated corpora, memory bounds; each shares its
+ *   property with the unit tier's small-count variant where there is one;
  * - integration: real Redis and PostgreSQL, real redis-server processes;
  * - e2e: the real service listening on a socket, child processes, Debian's Chromium, nginx;
  * - timing: checks that compare durations (the snapshot build's growth), run last and one file at a
  *   time, so that no other test file's servers and builds share the two cores with the measurement.
- * `npm test` runs all four (after build, typecheck and lint).
+ * `npm test` runs all five (after build, typecheck and lint).
  */
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/** Where in-process tests live: the unit tier's files, and the scale tier's beside them. */
+const IN_PROCESS = ['src', 'bench', 'test/unit', 'test/types', 'test/relevance', 'test/corpus']
+/** Tests slow because of their size: a project of their own, so that the unit tier stays in seconds. */
+const SCALE_TESTS = '**/*.scale.test.ts'
 
 export default defineConfig({
   test: {
@@ -23,10 +32,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/types/**/*.test.ts', 'test/relevance/**/*.test.ts', 'test/corpus/**/*.test.ts'],
+          include: IN_PROCESS.map((dir) => `${dir}/**/*.test.ts`),
+          exclude: [...configDefaults.exclude, SCALE_TESTS],
           testTimeout: 10_000,
         },
       },
+      { extends: true, test: { name: 'scale', include: IN_PROCESS.map((dir) => `${dir}/${SCALE_TESTS}`) } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/regressions/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/browser/**/*.test.ts'] } },
       // A CI run once measured the build's growth at ×2.89 while other files ran beside it (×2.05 alone).
