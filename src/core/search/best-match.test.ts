@@ -1,142 +1,26 @@
 /**
- * Best match against an exhaustive reference: every document scored against every group, with no
- * pruning, then sorted. What best-match.ts reads rarest group first and stops reading early must give
- * the same page, the same masks and the same total, whatever the groups, filters and pages.
+ * Best match against an exhaustive reference (test/support/properties/best-match.ts), on a small
+ * snapshot for a quick check: best-match.scale.test.ts runs the same properties on 2 000 generated
+ * records, over four times the queries.
  */
 import { describe, expect, it } from 'vitest'
-import { createRng, hashSeed, sfc32 } from '../../../scripts/corpus/prng.js'
-import { generatedSnapshot } from '../../../test/support/generated-snapshot.js'
-import { matchBest, type BestMatchRequest } from './best-match.js'
-import { CandidateSpace } from './candidate-space.js'
-import { Plan, type TermGroup } from './match-plan.js'
-import { matchWithPlan } from './match.js'
+import { bestMatchChecks } from '../../../test/support/properties/best-match.js'
+import { matchBest } from './best-match.js'
 
-const { data, text, postingsOf, ranking, byFrequency } = generatedSnapshot('best-match', 2_000)
-const stats = text
-const space = new CandidateSpace(data.count)
-
-/** Whether `doc` holds `group`, read from the postings directly (not through a plan). */
-function holds(group: TermGroup, doc: number): boolean {
-  return group.some(
-    (option) =>
-      option.slots.length > 0 &&
-      option.slots.every((slot) => slot.some(({ term }) => postingsOf(term).docs.includes(doc))),
-  )
-}
-
-type Scored = { doc: number; mask: number; coverage: number; tier: number; score: number; full: boolean }
-
-/** Every document holding a group, scored by the plan with no floor, sorted as best match sorts. */
-function reference(request: BestMatchRequest): { ranked: Scored[]; best: number; total: number } {
-  const plan = Plan.forBest(request.groups, postingsOf, stats)
-  if (plan === undefined) return { ranked: [], best: 0, total: 0 }
-  // Holding every group that some document holds is holding them all: a word found nowhere is left out.
-  const fullMask = plan.fullMask
-  const scored: Scored[] = []
-  plan.rewind()
-  for (let doc = 0; doc < data.count; doc++) {
-    if (request.keep !== undefined && !request.keep(doc)) continue
-    if (!plan.covers(doc, 0)) continue
-    scored.push({
-      doc,
-      mask: plan.mask,
-      coverage: plan.coverage,
-      tier: plan.tier,
-      score: plan.score,
-      full: plan.mask === fullMask,
-    })
-  }
-  const { rankClass, tieRank } = ranking
-  scored.sort(
-    (a, b) =>
-      Number(b.full) - Number(a.full) ||
-      (a.full ? 0 : b.coverage - a.coverage) ||
-      b.tier - a.tier ||
-      rankClass[a.doc]! - rankClass[b.doc]! ||
-      b.score - a.score ||
-      tieRank[a.doc]! - tieRank[b.doc]!,
-  )
-  const best = scored[0]?.mask ?? 0
-  return { ranked: scored, best, total: scored.filter((s) => (s.mask & best) >>> 0 === best).length }
-}
-
-const word = (term: number, weight = 1): TermGroup => [{ slots: [[{ term, weight }]], weight: 1 }]
-const keepKind = (kind: number) => (doc: number) => data.kinds[doc] === kind
-
-function expectLikeReference(groups: TermGroup[], page: Omit<BestMatchRequest, 'groups'>): void {
-  const request = { groups, ...page }
-  const expected = reference(request)
-  const answer = matchBest(postingsOf, stats, ranking, request, space)
-  const shown = expected.ranked.slice(page.offset, page.offset + page.limit)
-  expect({ docs: answer.docs, masks: answer.masks, best: answer.best, total: answer.total }).toEqual({
-    docs: shown.map((s) => s.doc),
-    masks: shown.map((s) => s.mask),
-    best: expected.best,
-    total: expected.total,
-  })
-  // The masks are what the postings say, not only what the plan computed.
-  answer.docs.forEach((doc, i) =>
-    groups.forEach((group, g) =>
-      expect(((answer.masks[i]! >>> g) & 1) === 1, `doc ${doc}, group ${g}`).toBe(holds(group, doc)),
-    ),
-  )
-}
+const { postingsOf, stats, ranking, space, expectRandomQueries, expectRandomGroups, expectAllWordsFirst } =
+  bestMatchChecks(300)
 
 describe('best match', () => {
-  const { next } = createRng(sfc32(hashSeed('best-match queries')))
-  // Frequent words most of the time (where pruning matters), rare ones sometimes.
-  const pick = () => byFrequency[Math.floor(next() ** 3 * byFrequency.length)]!
-
   it('ranks as the exhaustive reference for random queries of 2 to 9 words, filtered or not, on several pages', () => {
-    for (let round = 0; round < 120; round++) {
-      const groups = Array.from({ length: 2 + Math.floor(next() * 8) }, () => word(pick()))
-      const page = [
-        { keep: undefined, offset: 0, limit: 10 },
-        { keep: undefined, offset: 20, limit: 50 },
-        { keep: keepKind(round % 9), offset: 0, limit: 10 },
-        { keep: (doc: number) => data.france[doc] === 1, offset: 3, limit: 7 },
-      ][round % 4]!
-      expectLikeReference(groups, page)
-    }
+    expectRandomQueries(30)
   })
 
   it('ranks as the reference with forms, aliases of several words, and groups no document holds', () => {
-    for (let round = 0; round < 80; round++) {
-      const groups: TermGroup[] = Array.from({ length: 2 + Math.floor(next() * 5) }, (_, g) => {
-        if (g === 0 && round % 5 === 0) return [{ slots: [[]], weight: 1 }] // a word found nowhere
-        return Array.from({ length: 1 + Math.floor(next() * 2) }, (_, o) => ({
-          slots: Array.from({ length: 1 + Math.floor(next() * 2) }, () =>
-            Array.from({ length: 1 + Math.floor(next() * 2) }, (_, w) => ({
-              term: pick(),
-              weight: w === 0 ? 1 : 0.8,
-            })),
-          ),
-          weight: o === 0 ? 1 : 0.8,
-        }))
-      })
-      expectLikeReference(groups, { keep: undefined, offset: 0, limit: 10 })
-    }
+    expectRandomGroups(20)
   })
 
   it('puts first, in the all-words order, exactly what an all-words search finds, when some document holds every group', () => {
-    for (let round = 0; round < 60; round++) {
-      const groups = [
-        word(byFrequency[Math.floor(next() * 40)]!),
-        word(byFrequency[Math.floor(next() * 400)]!),
-      ]
-      const all = matchWithPlan(postingsOf, stats, ranking, { groups, keep: undefined, offset: 0, limit: 30 })
-      if (all.total === 0) continue
-      const best = matchBest(
-        postingsOf,
-        stats,
-        ranking,
-        { groups, keep: undefined, offset: 0, limit: 30 },
-        space,
-      )
-      expect(best.total).toBe(all.total)
-      expect(best.best).toBe(0b11)
-      expect(best.docs.slice(0, Math.min(30, all.total))).toEqual(all.docs)
-    }
+    expectAllWordsFirst(15)
   })
 
   it('answers nothing when no group can match anything', () => {
