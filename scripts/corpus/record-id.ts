@@ -1,5 +1,5 @@
 /**
- * Ids of generated records: the kind's prefix (CONTRACT.md "Ids") and 16 hex digits computed from
+ * Ids of generated records: the kind's prefix (docs/contract.md "Record fields left open") and 16 hex digits computed from
  * the record's sequence number under a key derived from the seed.
  *
  * Why a Feistel permutation rather than a hash such as sha256(seed:n): truncated to 64 bits, a hash

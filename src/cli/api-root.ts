@@ -13,7 +13,7 @@ import {
 } from '../client/index.js'
 import { UsageError } from './args.js'
 
-/** The path every API root ends with (spec §2). */
+/** The path every API root ends with (docs/spec.md §9). */
 export const API_PATH = '/api/v1'
 
 const EXAMPLE = 'http://127.0.0.1:8080/api/v1'

@@ -1,5 +1,5 @@
 /**
- * `RecordsClient`: the reference client of the public Reference-Records API (spec §4, §7). Works with
+ * `RecordsClient`: the reference client of the public Reference-Records API (docs/spec.md §4, §7). Works with
  * the global `fetch` of Node 20+ and of browsers, and imports nothing outside its own folder, so a
  * browser bundle (and its type declarations) pulls no zod and no server code.
  */
@@ -25,7 +25,7 @@ export type AllOptions = RequestOptions & { onPage?: (event: PageEvent) => void 
 /**
  * Reads the API. Every read is a live read (`po_live=1` is sent, so no redirect is paid for); a 307
  * is still followed, on the same origin only, at most 3 hops. 429 and 503 answers are retried as
- * spec §7 says; failures throw a `RecordsClientError` subclass, an abort rejects with its reason.
+ * docs/spec.md §7 says; failures throw a `RecordsClientError` subclass, an abort rejects with its reason.
  *
  * @example
  * const client = new RecordsClient({ baseUrl: 'https://records.example.org/api/v1' })

@@ -1,8 +1,9 @@
 /**
- * The client's typed errors (spec §7, STYLE.md §3 "Client errors"). `RecordsApiError` means the server
- * answered with an error status and carries the server's `code`; `RecordsConnectionError` means no
- * response arrived. Every error the client throws on purpose extends `RecordsClientError`; an abort
- * is the one exception: it rejects with the signal's own reason, as `fetch` does.
+ * The client's typed errors (docs/spec.md §7), split as openai-node's and octokit's are: `RecordsApiError`
+ * means the server answered with an error status and carries the server's `code`;
+ * `RecordsConnectionError` means no response arrived. Every error the client throws on purpose
+ * extends `RecordsClientError`; an abort is the one exception: it rejects with the signal's own
+ * reason, as `fetch` does.
  */
 import type { ErrorCode } from './wire.js'
 

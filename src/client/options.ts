@@ -9,7 +9,7 @@ export const DEFAULT_MAX_RETRIES = 3
 /** Redirects followed per request, at most; each must stay on the origin of `baseUrl`. */
 export const MAX_REDIRECTS = 3
 
-/** Search parameters (spec §4.3); `po_live` is the client's business. */
+/** Search parameters (docs/spec.md §4.3); `po_live` is the client's business. */
 export type SearchQuery = SearchParameters
 /** Parameters of `all()`: the filters only, since `all()` does the paging itself. */
 export type ListQuery = Omit<SearchQuery, 'limit' | 'offset'>
@@ -73,7 +73,7 @@ export type ResolvedOptions = Required<
   onRetry: ((event: RetryEvent) => void) | undefined
 }
 
-/** `browser` when the page globals exist (spec: browsers omit credentials and follow redirects themselves). */
+/** `browser` when the page globals exist (docs/spec.md §5: browsers omit credentials and follow redirects themselves). */
 export function detectMode(): RetryMode {
   const g = globalThis as { window?: unknown; document?: unknown }
   return g.window !== undefined && g.document !== undefined ? 'browser' : 'script'

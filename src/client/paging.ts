@@ -1,5 +1,5 @@
 /**
- * Reading every matching record (spec §4.3 "Reading the whole catalogue", §8): page with the largest
+ * Reading every matching record (docs/spec.md §4.3 "Reading the whole catalogue", §8): page with the largest
  * `limit`, de-duplicate by id, stop when offset reaches total. Two situations throw rather than
  * return a silently short listing: an empty page while offset < total (`PagingAnomalyError`), and
  * more matches than offset can reach (`SearchTooBroadError`, as soon as the total says so).
@@ -7,9 +7,9 @@
 import { PagingAnomalyError, SearchTooBroadError, UnexpectedResponseError } from './errors.js'
 import type { Fact, SearchEnvelope } from './wire.js'
 
-/** Page size of `all()`: the largest the API accepts (spec §8; a test pins it to LIMITS.maxLimit). */
+/** Page size of `all()`: the largest the API accepts (docs/spec.md §8; a test pins it to LIMITS.maxLimit). */
 export const PAGE_SIZE = 50
-/** Largest offset the API accepts (spec §8; a test pins it to LIMITS.maxOffset). */
+/** Largest offset the API accepts (docs/spec.md §8; a test pins it to LIMITS.maxOffset). */
 export const MAX_OFFSET = 10_000
 
 /** Reported after each page of `all()`, e.g. to drive a progress bar. */

@@ -1,4 +1,4 @@
-/** Retries of RecordsClient (spec §7), over real HTTP against a scripted server. */
+/** Retries of RecordsClient (docs/spec.md §7), over real HTTP against a scripted server. */
 import { describe, expect, it, vi } from 'vitest'
 import { apiError, json, scriptedClient, useScriptedServers } from '../../test/support/scripted-server.js'
 import { RecordsClient } from './client.js'

@@ -1,5 +1,5 @@
 /**
- * When to retry and how long to wait (spec §7 "Client rules", STYLE.md §3): after a 429 or a 503, wait
+ * When to retry and how long to wait (docs/spec.md §7, the client rules): after a 429 or a 503, wait
  * `Retry-After` seconds, at most `maxRetries` times, and stop at once when the server asks for more
  * than a minute. Without a readable `Retry-After`, a script backs off exponentially with jitter and a
  * browser waits a minute (the quota window), since a page should not hammer a shared per-IP quota.
@@ -7,7 +7,7 @@
  */
 import { RecordsApiError, RecordsConnectionError } from './errors.js'
 
-/** A wait longer than this is not waited for: the request fails at once (spec §7). */
+/** A wait longer than this is not waited for: the request fails at once (docs/spec.md §7). */
 export const MAX_RETRY_AFTER_MS = 60_000
 /** Script back-off: 0.5 s × 2ⁿ, capped at 8 s, minus up to 25 % jitter. */
 export const BACKOFF = { initialMs: 500, maxMs: 8_000, jitter: 0.25 } as const

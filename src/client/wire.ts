@@ -111,14 +111,14 @@ export type Catalogue = {
   reuse: { summary: string; attribution: string; contact: string }
 }
 
-/** The error codes of the contract (CONTRACT.md "Errors"). */
+/** The error codes of the contract (docs/contract.md "Errors"). */
 export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable' | 'internal_error'
 
 /** Body of every error response. */
 export type ErrorBody = { error: { code: ErrorCode; message: string } }
 
 /**
- * Search parameters (spec §4.3); `po_live` is the client's business. `match` is this API's
+ * Search parameters (docs/spec.md §4.3); `po_live` is the client's business. `match` is this API's
  * extension: `all` (the default) or `best` (docs/api.md, "Best match").
  */
 export type SearchParameters = { q?: string; kind?: Kind; region?: 'france'; match?: 'all' | 'best'; limit?: number; offset?: number }

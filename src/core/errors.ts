@@ -1,5 +1,5 @@
 /**
- * The API's one error type (spec §7, CONTRACT.md "Errors"), as codes and messages: what went wrong,
+ * The API's one error type (docs/spec.md §7, docs/contract.md "Errors"), as codes and messages: what went wrong,
  * in words a client can act on. No transport status lives here: each adapter maps a code to its own
  * answer (an HTTP status, a JSON-RPC error, a CLI exit code).
  * Codes are lower-case and stable: clients branch on them, so they never change meaning.

@@ -207,7 +207,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     },
   })
   // Every method Node's parser accepts is known to the router, so any of them gets 405 on our paths
-  // (CONTRACT.md "Methods"), not a 404. CONNECT never reaches the router (see server.ts).
+  // (docs/contract.md "Methods"), not a 404. CONNECT never reaches the router (see server.ts).
   for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true })
 
   if (log !== undefined) {

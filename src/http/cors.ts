@@ -1,5 +1,5 @@
 /**
- * Public CORS (spec §5, CONTRACT.md "CORS") and the headers every response carries, per path: the
+ * Public CORS (docs/spec.md §5, docs/contract.md "CORS") and the headers every response carries, per path: the
  * API allows GET/HEAD and exposes its own headers; a mount (MCP) allows its own methods and headers.
  * The policies are constant, so their header values are built once at start. Written here rather
  * than with @fastify/cors because that plugin re-evaluates a per-path policy on every request (4 %
@@ -68,7 +68,7 @@ export function registerCors(app: FastifyInstance, table: CorsTable): void {
     const cors = table.policyFor(req.url)
     reply.headers(cors.response)
     if (req.method !== 'OPTIONS') return done()
-    // A preflight is answered here, before routing, for any path (CONTRACT.md "Methods": OPTIONS → 204).
+    // A preflight is answered here, before routing, for any path (docs/contract.md "Methods": OPTIONS → 204).
     void reply.code(204).headers(cors.preflight).header('cache-control', `public, max-age=${PREFLIGHT_MAX_AGE_SECONDS}`).send()
   })
 }

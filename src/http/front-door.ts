@@ -1,7 +1,7 @@
 /**
  * The server's request listener, in front of the framework: every request is admitted by its
  * connection (one response per request, bounded unsent bytes), its target normalised once (the
- * one spelling every later decision reads, CONTRACT.md "Addresses"), and refused here when no
+ * one spelling every later decision reads, docs/contract.md "Addresses"), and refused here when no
  * route could serve it well: an HTTP/1.1 request without Host, a target that is not a path, any
  * request while the server drains. Everything else goes on to the framework.
  */

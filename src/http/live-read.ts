@@ -1,5 +1,5 @@
 /**
- * The po_live redirect (spec §4.1, CONTRACT.md "Live-read redirect"): a request without po_live is
+ * The po_live redirect (docs/spec.md §4.1, docs/contract.md "Live-read redirect"): a request without po_live is
  * sent to the same path and query with po_live=1. It reads nothing else, so it comes before any
  * parameter check. The Location is built from the request target and the configured public base
  * URL only, never from Host or X-Forwarded-Host, so it cannot be pointed at another site.

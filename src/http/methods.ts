@@ -1,5 +1,5 @@
 /**
- * 405 for every method a path does not take (CONTRACT.md "Methods"): GET, HEAD and OPTIONS on the
+ * 405 for every method a path does not take (docs/contract.md "Methods"): GET, HEAD and OPTIONS on the
  * API and the operational endpoints, a mount's own methods on a mount. The refusal happens in
  * onRequest, before any body is read or parsed, so a POST with an odd content type is still a 405
  * and not a 415.

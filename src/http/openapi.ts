@@ -57,7 +57,7 @@ const errorResponse = (status: keyof typeof ERROR_EXAMPLES, description: string,
   jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers }, ERROR_EXAMPLES[status])
 const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', { type: 'integer', minimum: 1, maximum: 60 })
 
-/** Statuses every operation can answer (spec §7). */
+/** Statuses every operation can answer (docs/spec.md §7). */
 function commonResponses(): JsonObject {
   return {
     '307': jsonBody(

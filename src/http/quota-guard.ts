@@ -1,7 +1,7 @@
 /**
  * Counts every request to a counted address (the API root and the MCP endpoint) in the client's
  * quota, before anything else can answer it (CORS headers are already set, so a browser can read a
- * 429). Operational endpoints and CORS preflights are not counted (CONTRACT.md "Quota").
+ * 429). Operational endpoints and CORS preflights are not counted (docs/contract.md "Quota").
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { ApiError } from '../core/errors.js'

@@ -25,7 +25,7 @@ export function registerRequestGuards(app: FastifyInstance, options: GuardOption
     reply.header('x-request-id', req.id)
     done()
   })
-  // Every request to the API and to MCP counts (CONTRACT.md "Quota"); operational endpoints do not.
+  // Every request to the API and to MCP counts (docs/contract.md "Quota"); operational endpoints do not.
   if (options.quota !== undefined) registerQuotaGuard(app, options.quota, options.countedRoots, options.onQuotaRefused)
   app.addHook('onRequest', (req, _reply, done) => {
     if (req.url.length <= MAX_URL_LENGTH) return done()

@@ -1,4 +1,4 @@
-/** The HTTP status of each error code (spec §7, CONTRACT.md "Errors"): the one place codes meet statuses. */
+/** The HTTP status of each error code (docs/spec.md §7, docs/contract.md "Errors"): the one place codes meet statuses. */
 import { ApiError, type ErrorCode } from '../core/errors.js'
 
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {

@@ -1,5 +1,5 @@
 /**
- * One spelling per address (CONTRACT.md "Addresses"): every request target is normalised once,
+ * One spelling per address (docs/contract.md "Addresses"): every request target is normalised once,
  * before anything decides on it, so routing, the quota, CORS and the redirect all see the same
  * string. Without this the router decoded `/%61pi/v1/facts` to the API while the quota, reading the
  * raw target, did not count it, and an absolute-form target put its authority into a `Location`.

@@ -1,6 +1,6 @@
 /**
  * Readable renderings of records for MCP text content, sized for a model (budget.ts). They keep what
- * the reuse rules require (spec §1): the title, the link to the record page, and whether it is an
+ * the reuse rules require (docs/spec.md §1): the title, the link to the record page, and whether it is an
  * official rule — with its sources and verification date — kept visibly distinct from lessons, method
  * and offers. The words and rules come from the core's provenance and status modules, shared with
  * the CLI and the pages; search hits carry the same excerpt as the search page.

@@ -61,7 +61,7 @@ const SECTIONS: Record<MergeLevel, { title: string; about: string[] }> = {
   accents: {
     title: 'Accents',
     about: [
-      'Words that differ only by their accents. The contract folds accents and case (CONTRACT.md,',
+      'Words that differ only by their accents. The contract folds accents and case ([contract.md](contract.md#search-semantics),',
       '"Search semantics"), so `côte` and `côté`, `sur` and `sûr`, `du` and `dû` are one word for the',
       'search: the contract\'s choice, not this service\'s. More such pairs are in the tables below,',
       'where plurals or forms join them too (`côte`, `côté`, `côtés`).',

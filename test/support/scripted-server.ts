@@ -1,6 +1,6 @@
 /**
  * A real HTTP server on 127.0.0.1 that answers a scripted queue of responses, in order, and logs
- * every request as "METHOD /path?query" (STYLE.md §7, after octokit's `__requestLog`). It stands in
+ * every request as "METHOD /path?query" (after octokit's `__requestLog`). It stands in
  * for a misbehaving records server: 429s, garbage headers, redirects elsewhere, empty pages.
  * When the queue runs dry it answers 599 so a test that sends one request too many fails loudly.
  */

@@ -1,5 +1,5 @@
 /**
- * Human output of records. The reuse conditions (spec §1) shape it: every record ends with a visible
+ * Human output of records. The reuse conditions (docs/spec.md §1) shape it: every record ends with a visible
  * attribution linking to its page, and official rules (with their sources and verification date) are
  * labelled apart from lessons, method and offers, which are marked as not being official rules.
  * A modification date is never shown as a verification.

@@ -1,5 +1,5 @@
 /**
- * The catalogue (CONTRACT.md "Catalogue body"): built once per snapshot and shared by every
+ * The catalogue (docs/contract.md "Catalogue body"): built once per snapshot and shared by every
  * adapter (the HTTP operation, the MCP tool and resource), so they can never describe the same
  * snapshot differently.
  */

@@ -125,7 +125,7 @@ function enumParam<const T extends readonly [string, ...string[]]>(values: T, ex
 }
 
 /**
- * `match`: how the required words combine (CONTRACT.md). The REST API defaults to `all`, the MCP
+ * `match`: how the required words combine (docs/contract.md "Extensions beyond the spec"). The REST API defaults to `all`, the MCP
  * search tools and the search page to `best`; the values and their meaning are the same everywhere.
  */
 export function matchParam(fallback: (typeof MATCH_MODES)[number]) {

@@ -1,5 +1,5 @@
 /**
- * The quota's client key (CONTRACT.md "Quota"): the connection's address, an IPv4-mapped IPv6
+ * The quota's client key (docs/contract.md "Quota"): the connection's address, an IPv4-mapped IPv6
  * address as its IPv4 address, and an IPv6 address by its /64 — one subscriber usually holds a
  * whole /64, so keying by full address would hand each of them 2^64 budgets.
  */

@@ -20,7 +20,7 @@ export type Decision = {
   resetSeconds: number
 }
 
-/** The contract's window: 60 s, rolling (CONTRACT.md "Quota"). */
+/** The contract's window: 60 s, rolling (docs/contract.md "Quota"). */
 export const WINDOW_MS = 60_000
 
 export interface RateLimitStore {

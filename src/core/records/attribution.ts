@@ -1,5 +1,5 @@
 /**
- * The attribution line the reuse conditions ask for (spec §1): visible, naming the record and
+ * The attribution line the reuse conditions ask for (docs/spec.md §1): visible, naming the record and
  * linking to the record page used. One format for the CLI, the MCP texts and the catalogue.
  */
 import type { Fact } from './record.js'

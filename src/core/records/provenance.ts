@@ -1,5 +1,5 @@
 /**
- * How a record says what it is and what it rests on (spec §1): official rules, with their sources
+ * How a record says what it is and what it rests on (docs/spec.md §1): official rules, with their sources
  * and verification date, are kept visibly apart from lessons, method and offers. One set of rules and
  * words for every reader: the CLI, the MCP texts and the pages all render from here.
  */

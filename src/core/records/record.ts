@@ -1,5 +1,5 @@
 /**
- * The one definition of a record (spec §2, CONTRACT.md "Record fields left open").
+ * The one definition of a record (docs/spec.md §2, docs/contract.md "Record fields left open").
  *
  * Why zod 4 rather than TypeBox: the same object gives us runtime validation of records files and
  * request parameters, the static types (`z.infer`), JSON Schema 2020-12 for the OpenAPI 3.1 document
@@ -17,7 +17,7 @@ export const KindSchema = component(z.enum(KINDS), { id: 'Kind', description: 'K
 
 export const ID_PATTERN = /^(?:(?:expertise-)?fait|page|brand|offer|person)-[a-f0-9]{16}$/
 
-/** Which id prefix each kind carries (CONTRACT.md "Ids"); a record whose prefix disagrees is refused. */
+/** Which id prefix each kind carries (docs/contract.md "Record fields left open", ids); a record whose prefix disagrees is refused. */
 export const ID_PREFIX_BY_KIND: Readonly<Record<Kind, string>> = {
   fact: 'fait-',
   expertise: 'expertise-fait-',
@@ -76,7 +76,7 @@ export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(
   description: 'A related record or page.',
 })
 
-// schema.org-flavoured, open objects (CONTRACT.md): the listed properties are typed, others pass through.
+// schema.org-flavoured, open objects (docs/contract.md "Record fields left open"): the listed properties are typed, others pass through.
 export const OrganizationDataSchema = component(
   z.looseObject({
     legal_name: z.string().optional(),

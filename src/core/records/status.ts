@@ -1,5 +1,5 @@
 /**
- * What a record is, for a reader who must keep official rules apart from the rest (spec §1), as a
+ * What a record is, for a reader who must keep official rules apart from the rest (docs/spec.md §1), as a
  * value a machine can test (`status`) and as words a person or a model can repeat (`statusPhrase`):
  * "règle officielle, vérifiée il y a 4 mois sur le texte officiel". The phrase is French because it is
  * meant to be quoted to the readers of these French records.

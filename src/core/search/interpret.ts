@@ -58,7 +58,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
-    // Only stop or question words: they all count, as whole words (CONTRACT.md).
+    // Only stop or question words: they all count, as whole words (docs/contract.md "Search semantics").
     const words = distinct(tokens).map((t) => ({ shown: t.typed, group: exactGroup(t.word, context.lexicon) }))
     interpretation.words = words.map((w) => w.shown)
     return { words, interpretation }

@@ -1,5 +1,5 @@
 /**
- * How a search combines its required words (CONTRACT.md, the `match` extension): `all`, the
+ * How a search combines its required words (docs/contract.md "Extensions beyond the spec", `match`): `all`, the
  * contract's rule, every required word present; `best`, when no record holds every required word,
  * the records holding the most of them, ranked (best-match.ts). The REST API defaults to `all`; the
  * MCP search tools and the search page, used by agents and people, to `best`.

@@ -11,7 +11,7 @@
  *
  * What stays significant on purpose: "sans" ("rouler sans assurance"), "plus" ("plus de sept
  * jours"), "avant"/"arrière", numbers, and every noun, even a vague one ("temps").
- * If every word of a query is ignorable, they all count (CONTRACT.md), so "comment" alone
+ * If every word of a query is ignorable, they all count (docs/contract.md "Search semantics"), so "comment" alone
  * still searches for "comment".
  */
 import { readFileSync } from 'node:fs'

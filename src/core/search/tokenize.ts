@@ -1,5 +1,5 @@
 /**
- * Word folding shared by the index and the queries (CONTRACT.md "Search semantics"): both sides must
+ * Word folding shared by the index and the queries (docs/contract.md "Search semantics"): both sides must
  * fold identically, or a word would be indexed under one form and searched under another.
  */
 

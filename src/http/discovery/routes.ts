@@ -1,10 +1,11 @@
 /**
  * The discovery documents, outside /api/v1: `/llms.txt`, `/server.json` and
- * `/.well-known/mcp/server-card.json`. Each counts in the client's quota like a page (CONTRACT.md:
- * feeds for crawlers "count in the quota like pages"), answers GET and HEAD (405 otherwise, with the
- * error body), and carries the API's public CORS, which the headers table gives any path it does not
- * list. server.json and the card depend on the settings only, so they are built once and served even
- * before the first snapshot; llms.txt counts records, so it is rendered per snapshot (503 before one).
+ * `/.well-known/mcp/server-card.json`. Each counts in the client's quota like a page
+ * (docs/contract.md "Extensions beyond the spec": feeds for crawlers "count in the quota like
+ * pages"), answers GET and HEAD (405 otherwise, with the error body), and carries the API's public
+ * CORS, which the headers table gives any path it does not list. server.json and the card depend
+ * on the settings only, so they are built once and served even before the first snapshot; llms.txt
+ * counts records, so it is rendered per snapshot (503 before one).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Negotiator from 'negotiator'

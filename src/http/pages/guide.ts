@@ -1,6 +1,7 @@
 /**
  * The guides for people: docs/api.md at /docs, and the guides it leads to (docs/search.md, docs/mcp.md
- * for AI assistants, and docs/operations.md for operators) under /docs/. Rendered once at start with markdown-it (headings get
+ * for AI assistants, docs/operations.md for operators, and the specification and the project's
+ * decisions it cites, docs/spec.md and docs/contract.md) under /docs/. Rendered once at start with markdown-it (headings get
  * GitHub's anchors, so links written for the repository work here too), with a table of contents,
  * links between the guides rewritten to their served addresses, and code blocks the site's script
  * gives a copy button. The Markdown stays available at the same address + ".md", or with
@@ -25,6 +26,8 @@ export const GUIDES: readonly GuideSource[] = [
   { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of the sample’s words the search treats as one word: accents, plurals, forms.' },
   { file: 'mcp.md', path: '/docs/mcp', summary: 'Connect an AI assistant: the MCP tools, resources and prompts, and client configurations.' },
   { file: 'operations.md', path: '/docs/operations', summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.' },
+  { file: 'spec.md', path: '/docs/spec', summary: 'The API specification the service implements, as written.' },
+  { file: 'contract.md', path: '/docs/contract', summary: 'What the project decided where the specification says “not shown”, and its extensions.' },
 ]
 
 export type TocEntry = { level: number; slug: string; title: string }

@@ -9,7 +9,7 @@ import { redirectToLiveRead } from '../live-read.js'
 import { parseQuery, rawQuery } from '../query.js'
 
 export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  // `/api/v1` answers like `/api/v1/` (CONTRACT.md "Addresses"); both keep their own path in the 307.
+  // `/api/v1` answers like `/api/v1/` (docs/contract.md "Addresses"); both keep their own path in the 307.
   for (const url of [API_PREFIX, `${API_PREFIX}/`]) {
     app.get(url, (req, reply) => {
       const live = beginLiveRead(ctx, req, reply)

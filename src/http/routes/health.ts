@@ -1,4 +1,4 @@
-/** Operational endpoints, outside the API root and outside the quota (CONTRACT.md "Addresses"). */
+/** Operational endpoints, outside the API root and outside the quota (docs/contract.md "Addresses"). */
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../../core/errors.js'
 import type { LiveRecords } from '../../core/snapshots/live-records.js'
