@@ -10,12 +10,11 @@ import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { BUNDLED_RECORDS_FILE } from '../../src/config.js'
-import { FactSchema, ID_PREFIX_BY_KIND, KINDS, type Kind } from '../../src/core/records/record.js'
+import { KINDS, type Kind } from '../../src/core/records/record.js'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import { writeLines } from '../../scripts/corpus/ndjson-writer.js'
-import { hashSeed } from '../../scripts/corpus/prng.js'
-import { sequenceHex } from '../../scripts/corpus/record-id.js'
+import { expectDistinctIds, expectValidUniqueRecords } from '../support/properties/corpus.js'
 
 const { records: sample } = await new FileRecordSource(BUNDLED_RECORDS_FILE).load()
 const generator = (seed = 'test') => new CorpusGenerator({ sample, seed })
@@ -31,19 +30,9 @@ describe('CorpusGenerator', () => {
     expect(text('a', 1_000).startsWith(text('a', 200))).toBe(true)
   })
 
-  it('writes 2 000 records that all pass the record schema, with unique ids and urls', () => {
-    const records = [...generator().records(2_000)]
-    const ids = new Set<string>()
-    const urls = new Set<string>()
-    for (const record of records) {
-      const parsed = FactSchema.safeParse(record)
-      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-      expect(record.id.startsWith(ID_PREFIX_BY_KIND[record.kind])).toBe(true)
-      ids.add(record.id)
-      urls.add(record.url)
-    }
-    expect(ids.size).toBe(2_000)
-    expect(urls.size).toBe(2_000)
+  // generate.scale.test.ts writes 2 000, and 100 000 ids below.
+  it('writes 200 records that all pass the record schema, with unique ids and urls', () => {
+    expectValidUniqueRecords(generator(), 200)
   })
 
   it('mixes kinds in the proportions of the sample, within one percentage point', () => {
@@ -66,11 +55,7 @@ describe('CorpusGenerator', () => {
 
 describe('sequenceHex', () => {
   it('is a bijection: distinct sequence numbers give distinct 16-hex ids', () => {
-    const key = hashSeed('ids:test')
-    const seen = new Set<string>()
-    for (let n = 0; n < 100_000; n++) seen.add(sequenceHex(n, key))
-    expect(seen.size).toBe(100_000)
-    expect([...seen].every((hex) => /^[0-9a-f]{16}$/.test(hex))).toBe(true)
+    expectDistinctIds(10_000)
   })
 })
 
