@@ -9,7 +9,6 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino'
 import type { Catalogues } from '../core/api/catalogue.js'
 import { validatePath } from '../core/api/params.js'
-import { currentSnapshot } from '../core/api/reader.js'
 import { API_PREFIX, FactPathSchema } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
@@ -26,10 +25,13 @@ import type { MountAnswer } from './mount-reply.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
 import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
-import { refuseOtherMethods } from './methods.js'
+import { methodRefusals, refuseOtherMethods } from './methods.js'
 import { checkNodeInternals } from './node-internals.js'
 import { isUnderPath } from './query.js'
-import { registerRequestGuards } from './request-guards.js'
+import { registerAdmission } from './apply-admission.js'
+import { admissionOf, createAdmission, type Admit } from './admission.js'
+import { MAX_ID_LENGTH } from './live-read-routes.js'
+import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
 import { downloadRoutes } from './routes/download.js'
@@ -168,21 +170,24 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           records: deps.records,
           answers,
           cors: cors.policyFor(API_PREFIX),
-          quota: deps.quota,
-          onQuotaRefused: deps.onQuotaRefused,
+          quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
           onAnswer: deps.onFastAnswer,
           clients,
-          requestId,
           log,
-          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), readsRecords: m.readsRecords, counted: m.counted, answer: m.answer })),
+          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), answer: m.answer })),
         })
-  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts })
+  // Built once the router exists (it says which methods a path refuses), before the server listens;
+  // the server's listener, made before the router, reads it then.
+  // eslint-disable-next-line prefer-const -- assigned below, once, after the closure that reads it
+  let admit: Admit | undefined
+  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts, admit: () => admit! })
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One completion line per request (below), the same as the fast path's, and no child logger per request.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
-    genReqId: requestId,
+    // The id admission gave the request (admission.ts); one of its own for a request injected in tests.
+    genReqId: (req) => admissionOf(req)?.id ?? requestId(req),
     requestIdHeader: false,
     // Only named proxies are believed; req.ip is then the right-most address they did not add.
     trustProxy: clients.trust,
@@ -191,7 +196,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     forceCloseConnections: false,
     return503OnClosing: false,
     // Long enough that a malformed id gets its 400, not a 404 from the router.
-    routerOptions: { maxParamLength: 1_000 },
+    routerOptions: { maxParamLength: MAX_ID_LENGTH },
     // No route declares a Fastify schema: parameters are validated by the core's zod schemas
     // (src/core/api), and answers are serialised by the core. Without these factories Fastify loads
     // Ajv and fast-json-stringify at every start for nothing (about 75 ms of CPU, spent while the
@@ -203,6 +208,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     // message that does not echo the whole (possibly 8 KB) target back.
     frameworkErrors: (err, req, reply) => {
       reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
+      // Admitted before the router failed: a counted request carries the quota's fields.
+      const quota = admissionOf(req.raw)?.quota
+      if (quota !== undefined) reply.header('ratelimit-policy', quota.policy).header('ratelimit', quota.remaining)
       void sendError(reply, routerRefusal(err, req.url))
     },
   })
@@ -224,12 +232,20 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   // The pages register after the guards; the not-found handler asks them once they exist.
   const pages: { current?: Pages } = {}
   registerErrorHandlers(app, { notFoundPage: (req, reply) => pages.current?.notFoundPage(req, reply) })
-  registerRequestGuards(app, {
+  const refusals = methodRefusals(app)
+  admit = createAdmission({
     cors,
     quota: deps.quota,
     countedRoots: [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, ...deps.mounts.filter((m) => m.counted).map((m) => m.path)],
+    refusesMethod: (method, path) => refusals.refuses(method, path),
+    clients,
+    requestId,
+    records: deps.records,
+    answers,
+    readingRecords: deps.mounts.filter((m) => m.readsRecords).map((m) => m.path),
     onQuotaRefused: deps.onQuotaRefused,
   })
+  registerAdmission(app, admit)
 
   const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl, answers }
   catalogueRoutes(app, ctx)
@@ -239,7 +255,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   healthRoutes(app, deps.records, deps.metrics, allowedClients(deps.settings.metricsAllow ?? ['loopback', 'private']))
   pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
   registerDiscovery(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, version: PACKAGE_VERSION, mcp: deps.mcp })
-  for (const mount of deps.mounts) await mountHandler(app, mount, deps.records)
+  for (const mount of deps.mounts) await mountHandler(app, mount)
   const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
   return {
@@ -252,8 +268,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   }
 }
 
-/** Serves a plain Node handler at its path; the request guards (CORS, drain, quota) have run before it. */
-async function mountHandler(app: FastifyInstance, mount: HttpMount, records: LiveRecords): Promise<void> {
+/** Serves a plain Node handler at its path; the request was admitted (CORS, quota, 503) before it. */
+async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<void> {
   await app.register(async (scope) => {
     // The handler reads the body itself, so a malformed one gets the handler's own error, not ours.
     scope.removeAllContentTypeParsers()
@@ -263,8 +279,7 @@ async function mountHandler(app: FastifyInstance, mount: HttpMount, records: Liv
       url: mount.path,
       config: { errorBody: mount.errorBody },
       handler: async (req, reply) => {
-        if (mount.readsRecords) currentSnapshot(records) // throws `unavailable`, rendered in the mount's error body
-        // Headers set by the guards (CORS, request id, rate-limit fields) go with the handler's response.
+        // Headers set by the admission (CORS, request id, rate-limit fields) go with the handler's response.
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
         reply.hijack()
         await mount.handle(req.raw, reply.raw)

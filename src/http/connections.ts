@@ -167,16 +167,12 @@ export class Connections {
   }
 
   /**
-   * The response Node is sending on `socket`, or will send next: the oldest one not finished. Tracked
-   * here rather than read from Node's own (undocumented) record of it.
+   * The response Node is sending on `socket`, if any: the one it attached the socket to (the public
+   * `response.socket`, null while a response waits behind another). Tracked here rather than read
+   * from Node's own (undocumented) record of it.
    */
   sending(socket: Socket): ServerResponse | undefined {
-    return (socket as TrackedSocket)[STATE]?.responses.find((res) => !res.writableFinished)
-  }
-
-  /** Whether a request arriving now on `socket` is at the head of its connection: no earlier response is still being sent. */
-  atHead(socket: Socket): boolean {
-    return this.sending(socket) === undefined
+    return (socket as TrackedSocket)[STATE]?.responses.find((res) => res.socket === socket)
   }
 
   /** Whether nothing is in flight on `socket` (no request received and unanswered). */

@@ -5,7 +5,6 @@
  * than with @fastify/cors because that plugin re-evaluates a per-path policy on every request (4 %
  * of CPU under load) and cannot serve the same headers to the fast path in front of the framework.
  */
-import type { FastifyInstance } from 'fastify'
 import { isUnderPath } from './query.js'
 
 export type CorsPolicy = {
@@ -23,6 +22,8 @@ export type CorsPolicy = {
 export const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400
+/** The Cache-Control of a preflight's 204. */
+export const PREFLIGHT_CACHE_CONTROL = `public, max-age=${PREFLIGHT_MAX_AGE_SECONDS}`
 
 /** The headers of one path's policy, computed once. */
 export type PreparedCors = {
@@ -60,15 +61,4 @@ export function corsTable(fallback: CorsPolicy, byPath: readonly { path: string;
       return otherwise
     },
   }
-}
-
-/** Sets the path's headers on every response (errors included) and answers preflights with 204. */
-export function registerCors(app: FastifyInstance, table: CorsTable): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    const cors = table.policyFor(req.url)
-    reply.headers(cors.response)
-    if (req.method !== 'OPTIONS') return done()
-    // A preflight is answered here, before routing, for any path (docs/contract.md "Methods": OPTIONS → 204).
-    void reply.code(204).headers(cors.preflight).header('cache-control', `public, max-age=${PREFLIGHT_MAX_AGE_SECONDS}`).send()
-  })
 }

@@ -1,13 +1,16 @@
 /**
- * The server's request listener, in front of the framework: every request is admitted by its
+ * The server's request listener, in front of the framework: every request is taken in by its
  * connection (one response per request, bounded unsent bytes), its target normalised once (the
  * one spelling every later decision reads, docs/contract.md "Addresses"), and refused here when no
  * route could serve it well: an HTTP/1.1 request without Host, a target that is not a path, any
- * request while the server drains. Everything else goes on to the framework.
+ * request while the server drains. Every other request is admitted, once, by `admit`
+ * (admission.ts), and then answered by the fast path or by the framework, which both apply that
+ * admission and decide nothing of it again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
+import { keepAdmission, type Admission, type Admit } from './admission.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
@@ -28,6 +31,8 @@ export type FrontDoorOptions = {
   requestId(req: IncomingMessage): string
   /** Prepared answers sent without the framework; undefined when everything goes to the framework. */
   fastPath?: FastPath
+  /** How requests are admitted (available once the app is built, before the server listens). */
+  admit(): Admit
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -54,8 +59,15 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       const err = new ApiError('unavailable', 'The server is shutting down; retry shortly', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS })
       return refuse(req, res, target.path, err, { connection: 'close' })
     }
-    if (options.fastPath?.serve(req, res, target, next) === true) return
-    next(req, res)
+    const go = (admission: Admission) => {
+      keepAdmission(req, admission)
+      if (options.fastPath?.serve(req, res, target, admission) === true) return
+      next(req, res)
+    }
+    const admitted = options.admit()(req, target)
+    if (!(admitted instanceof Promise)) return go(admitted)
+    // The quota's stores never reject (a failing Redis falls back to memory); if one did, a 500.
+    admitted.then(go, () => refuse(req, res, target.path, new ApiError('internal_error', 'Internal server error')))
   }
   return (req, res) => options.connections().admit(req, res, handle)
 }

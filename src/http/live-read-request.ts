@@ -1,10 +1,12 @@
-/** The first steps every API operation shares: redirect to the live read, then parse the query, then take the snapshot. */
-import type { FastifyReply, FastifyRequest } from 'fastify'
+/**
+ * The first steps every API operation shares once admitted (the live-read redirect is decided at
+ * admission, admission.ts): take the snapshot, and parse the query on first use.
+ */
+import type { FastifyRequest } from 'fastify'
 import { currentSnapshot } from '../core/api/reader.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { ApiAnswers } from './api-answers.js'
-import { redirectToLiveRead } from './live-read.js'
 import { parseQuery, rawQuery, type QueryPairs } from './query.js'
 
 export type ApiContext = {
@@ -15,16 +17,8 @@ export type ApiContext = {
   answers: ApiAnswers
 }
 
-/**
- * Either the request was answered with the 307 (undefined), or the live read goes on with its
- * snapshot and its query (parsed on first use: a cached answer needs no parsing).
- */
-export function beginLiveRead(
-  ctx: ApiContext,
-  req: FastifyRequest,
-  reply: FastifyReply,
-): { readonly query: QueryPairs; index: RecordIndex } | undefined {
-  if (redirectToLiveRead(req, reply, ctx.publicBaseUrl)) return undefined
+/** The live read's snapshot and its query (parsed on first use: a cached answer needs no parsing). */
+export function beginLiveRead(ctx: ApiContext, req: FastifyRequest): { readonly query: QueryPairs; index: RecordIndex } {
   const index = currentSnapshot(ctx.records)
   return {
     index,

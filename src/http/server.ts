@@ -80,7 +80,8 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
       // puts the response's head in front of it). So it is sent only by a request at the head of its
       // connection; one behind others gets none, which the client reads as "send the body anyway".
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-        if (connections!.atHead(req.socket)) res.writeContinue()
+        // Node attaches a response to its socket only once the responses before it are out.
+        if (res.socket !== null) res.writeContinue()
         server!.emit('request', req, res)
       })
       // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.

@@ -5,15 +5,13 @@ import { API_PREFIX, NoParamsSchema } from '../../core/api/schemas.js'
 import { jsonAnswer } from '../api-answers.js'
 import { conditionsOf, sendAnswer } from '../conditional.js'
 import { beginLiveRead, type ApiContext } from '../live-read-request.js'
-import { redirectToLiveRead } from '../live-read.js'
 import { parseQuery, rawQuery } from '../query.js'
 
 export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext): void {
   // `/api/v1` answers like `/api/v1/` (docs/contract.md "Addresses"); both keep their own path in the 307.
   for (const url of [API_PREFIX, `${API_PREFIX}/`]) {
     app.get(url, (req, reply) => {
-      const live = beginLiveRead(ctx, req, reply)
-      if (live === undefined) return reply
+      const live = beginLiveRead(ctx, req)
       validateQuery(NoParamsSchema, live.query)
       return sendAnswer(reply, jsonAnswer(ctx.answers.catalogue(live.index), conditionsOf(req)))
     })
@@ -21,7 +19,6 @@ export function catalogueRoutes(app: FastifyInstance, ctx: ApiContext): void {
 
   // The description needs no records: served before the first snapshot too (a replica waiting for its first publication).
   app.get(`${API_PREFIX}/openapi.json`, (req, reply) => {
-    if (redirectToLiveRead(req, reply, ctx.publicBaseUrl)) return reply
     validateQuery(NoParamsSchema, parseQuery(rawQuery(req.url)))
     return sendAnswer(reply, jsonAnswer(ctx.answers.openapi, conditionsOf(req)))
   })

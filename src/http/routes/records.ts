@@ -9,8 +9,7 @@ import { beginLiveRead, type ApiContext } from '../live-read-request.js'
 
 export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
   app.get<{ Params: { id: string } }>(`${API_PREFIX}/facts/:id`, (req, reply) => {
-    const live = beginLiveRead(ctx, req, reply)
-    if (live === undefined) return reply
+    const live = beginLiveRead(ctx, req)
     validateQuery(NoParamsSchema, live.query)
     const { id } = validatePath(FactPathSchema, req.params)
     const prepared = ctx.answers.record(live.index, id)

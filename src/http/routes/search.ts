@@ -11,8 +11,7 @@ import { PreparedBody } from '../prepared-body.js'
 export function searchRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const cache = ctx.answers.searches
   app.get(`${API_PREFIX}/facts`, (req, reply) => {
-    const live = beginLiveRead(ctx, req, reply)
-    if (live === undefined) return reply
+    const live = beginLiveRead(ctx, req)
     // Keyed by the exact request target: only targets that validated once are ever stored.
     let prepared = cache.get(live.index, req.url)
     if (prepared === undefined) {

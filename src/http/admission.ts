@@ -1,0 +1,113 @@
+/**
+ * How every request is admitted, decided once, by one function, whatever answers it afterwards (the
+ * fast path or the framework): the path's CORS and security fields, the request id, the quota (and
+ * its fields), the bound on the target's length, the preflight, the live-read redirect, and the 503
+ * of an endpoint that reads records before the first snapshot. The front door calls `admit` for each
+ * request and keeps the result on it; the fast path and the framework's one hook (app.ts) only apply
+ * it. Connection-level refusals (a target that is not a path, a missing Host, a drain) come before,
+ * in the front door.
+ */
+import type { IncomingMessage } from 'node:http'
+import { currentSnapshot } from '../core/api/reader.js'
+import type { ApiError } from '../core/errors.js'
+import type { Quota } from '../core/quota/quota.js'
+import type { Decision } from '../core/quota/store.js'
+import type { LiveRecords } from '../core/snapshots/live-records.js'
+import type { Answer, ApiAnswers } from './api-answers.js'
+import type { ClientAddresses } from './client-address.js'
+import type { CorsTable, PreparedCors } from './cors.js'
+import { liveReadRoute } from './live-read-routes.js'
+import { isUnderPath, mentionsPoLive } from './query.js'
+import { rateLimitFields } from './rate-limit-fields.js'
+import { HttpRefusal } from './status.js'
+import type { Target } from './target.js'
+
+/** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
+export const MAX_URL_LENGTH = 8_192
+
+/** What was decided instead of a handler's answer, if anything. */
+export type Outcome = { kind: 'preflight' } | { kind: 'refusal'; error: ApiError } | { kind: 'redirect'; answer: Answer }
+
+export type Admission = {
+  readonly id: string
+  readonly cors: PreparedCors
+  /** The quota's fields (RateLimit-Policy, RateLimit), when the request was counted. */
+  readonly quota?: { readonly policy: string; readonly remaining: string }
+  readonly outcome?: Outcome
+}
+
+export type AdmissionDeps = {
+  cors: CorsTable
+  quota: Quota | undefined
+  /** Paths whose requests count in the quota (the API root, pages that read records, a counted mount). */
+  countedRoots: readonly string[]
+  /** Whether the router refuses `method` on `path` (405): nothing is served, so nothing is counted. */
+  refusesMethod(method: string, path: string): boolean
+  clients: ClientAddresses
+  requestId(req: IncomingMessage): string
+  records: LiveRecords
+  answers: ApiAnswers
+  /**
+   * Paths of the endpoints refused with 503 before the first snapshot, at admission: mounts that read
+   * the records (MCP). The API's operations and the pages refuse it themselves, when they read the
+   * snapshot (the OpenAPI document and the guides need none).
+   */
+  readingRecords: readonly string[]
+  onQuotaRefused(): void
+}
+
+export type Admit = (req: IncomingMessage, target: Target) => Admission | Promise<Admission>
+
+const ADMISSION = Symbol('reference-records.admission')
+type AdmittedRequest = IncomingMessage & { [ADMISSION]?: Admission }
+
+/** The admission `admit` decided for `req`, once the front door kept it. */
+export const admissionOf = (req: IncomingMessage): Admission | undefined => (req as AdmittedRequest)[ADMISSION]
+export const keepAdmission = (req: IncomingMessage, admission: Admission): void => void ((req as AdmittedRequest)[ADMISSION] = admission)
+
+export function createAdmission(deps: AdmissionDeps): Admit {
+  const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
+  const isCounted = (path: string) => {
+    for (const root of deps.countedRoots) if (isUnderPath(path, root)) return true // a loop: no closure per request
+    return false
+  }
+
+  /** What follows the quota's decision (undefined: not counted). */
+  const decide = (req: IncomingMessage, target: Target, id: string, cors: PreparedCors, decision: Decision | undefined): Admission => {
+    const quota = decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
+    if (decision !== undefined && !decision.allowed) {
+      deps.onQuotaRefused()
+      return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
+    }
+    if (target.url.length > MAX_URL_LENGTH) {
+      return { id, cors, quota, outcome: { kind: 'refusal', error: new HttpRefusal(414, `Request URL is ${target.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`) } }
+    }
+    // The redirect reads nothing but the target (docs/contract.md "Live-read redirect"): before any check of the parameters.
+    const method = req.method
+    if ((method === 'GET' || method === 'HEAD') && liveReadRoute(target.path) !== undefined && !mentionsPoLive(target.query)) {
+      return { id, cors, quota, outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) } }
+    }
+    if (deps.records.current === undefined && deps.readingRecords.some((path) => isUnderPath(target.path, path))) {
+      try {
+        currentSnapshot(deps.records)
+      } catch (err) {
+        return { id, cors, quota, outcome: { kind: 'refusal', error: err as ApiError } }
+      }
+    }
+    return quota === undefined ? { id, cors } : { id, cors, quota }
+  }
+
+  return (req, target) => {
+    const cors = deps.cors.policyFor(target.path)
+    const id = deps.requestId(req)
+    // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted.
+    if (req.method === 'OPTIONS') return { id, cors, outcome: { kind: 'preflight' } }
+    const quota = deps.quota
+    // Every request to a counted address counts (docs/contract.md "Quota"), but one the path refuses (405).
+    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(req.method ?? '', target.path)) return decide(req, target, id, cors, undefined)
+    const decision = quota.take(deps.clients.key(req))
+    // The memory store answers synchronously: no promise on the hot path. The stores never reject
+    // (a failing Redis falls back to memory).
+    return decision instanceof Promise ? decision.then((d) => decide(req, target, id, cors, d)) : decide(req, target, id, cors, decision)
+  }
+}
