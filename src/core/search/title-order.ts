@@ -11,7 +11,8 @@
  * as the collator would; equal keys, and titles with any other character ("’", "«", "€"), are left
  * to the collator. The ranks are read from the collator itself when this module loads, and a few
  * pairs whose order is known are checked: if this ICU orders any of them otherwise, every
- * comparison goes to the collator. `title-order.test.ts` compares both orders on many titles.
+ * comparison goes to the collator. `title-order.test.ts` compares both orders on hundreds of titles,
+ * `title-order.scale.test.ts` on every pair of the sample's titles and thousands of random ones.
  *
  * Written by hand because ICU's sort keys (`ucol_getSortKey`) are not exposed to JavaScript.
  */
