@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { currentSnapshot } from '../core/api/reader.js'
-import type { ApiError } from '../core/errors.js'
+import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
@@ -87,7 +87,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     if ((method === 'GET' || method === 'HEAD') && liveReadRoute(target.path) !== undefined && !mentionsPoLive(target.query)) {
       return { id, cors, quota, outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) } }
     }
-    if (deps.records.current === undefined && deps.readingRecords.some((path) => isUnderPath(target.path, path))) {
+    if (deps.readingRecords.some((path) => isUnderPath(target.path, path)) && deps.records.current === undefined) {
       try {
         currentSnapshot(deps.records)
       } catch (err) {
@@ -97,7 +97,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     return quota === undefined ? { id, cors } : { id, cors, quota }
   }
 
-  return (req, target) => {
+  const admit: Admit = (req, target) => {
     const cors = deps.cors.policyFor(target.path)
     const id = deps.requestId(req)
     // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted.
@@ -109,5 +109,19 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     // The memory store answers synchronously: no promise on the hot path. The stores never reject
     // (a failing Redis falls back to memory).
     return decision instanceof Promise ? decision.then((d) => decide(req, target, id, cors, d)) : decide(req, target, id, cors, decision)
+  }
+  // An admission never fails: a fault in deciding (a bug) is a 500 that still carries the path's CORS
+  // and security fields and the request id, so a browser can read it.
+  return (req, target) => {
+    try {
+      const admission = admit(req, target)
+      return admission instanceof Promise ? admission.catch(() => failed(req, target)) : admission
+    } catch {
+      return failed(req, target)
+    }
+  }
+
+  function failed(req: IncomingMessage, target: Target): Admission {
+    return { id: deps.requestId(req), cors: deps.cors.policyFor(target.path), outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') } }
   }
 }
