@@ -28,12 +28,11 @@ export default defineConfig({
     // modules from the sources on a loaded two-core machine. A poll passes as soon as it holds.
     expect: { poll: { timeout: 10_000 } },
     projects: [
-      // A process per file cost about 0.4 s of CPU per file here (a worker started, then zod, Fastify
-      // and the core imported again), more than most files' tests: the tier took 60 s so (41 s on both
-      // cores), 19 s with its files sharing their worker's modules (isolate: false). They allow it:
-      // each restores its mocks, timers and listeners, and the one check on the process itself
-      // (framework-schemas.test.ts: which modules are loaded) only gets stricter when other files ran
-      // there first. It runs first, on every core: Vitest's default leaves one to its main process.
+      // Each file in a process of its own (Vitest's default): sharing one between files (isolate:
+      // false) took the tier from 41 s to 19 s here, but made files depend on each other — a check on
+      // which modules a service loads saw another file's, and a file's fake timers stalled another's
+      // wait — so it stays off until every file is proven independent. It runs first, on every core:
+      // Vitest's default leaves one to its main process.
       {
         extends: true,
         test: {
@@ -41,7 +40,6 @@ export default defineConfig({
           include: IN_PROCESS.map((dir) => `${dir}/**/*.test.ts`),
           exclude: [...configDefaults.exclude, SCALE_TESTS],
           testTimeout: 10_000,
-          isolate: false,
           maxWorkers: '100%',
           sequence: { groupOrder: 0 },
         },
