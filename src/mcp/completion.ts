@@ -4,9 +4,9 @@
  * search as the tools. At most MAX_COMPLETIONS values, as the protocol allows 100.
  */
 import type { RecordReader } from '../core/api/reader.js'
+import { ID_PREFIXES } from '../core/search/snapshot-builder.js'
 
 export const MAX_COMPLETIONS = 20
-const ID_PREFIXES = ['expertise-fait-', 'fait-', 'page-', 'brand-', 'offer-', 'person-']
 /** Text that starts like an id: with a dash, a piece of a kind prefix or a prefix and hex digits ("fait" alone is a French word, searched as one). */
 const startsLikeId = (text: string) =>
   text.includes('-') && ID_PREFIXES.some((p) => p.startsWith(text) || (text.startsWith(p) && /^[0-9a-f]{0,16}$/.test(text.slice(p.length))))
