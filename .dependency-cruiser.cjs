@@ -4,7 +4,8 @@
  * One core that knows no transport, thin adapters that do not know each other, a client that
  * stands alone; only the composition root (src/service, the CLI, the package entry) wires them.
  */
-const FRAMEWORKS = 'node_modules/(fastify|@fastify/|@modelcontextprotocol/|pino|prom-client|cli-progress|close-with-grace)'
+const FRAMEWORKS =
+  'node_modules/(fastify|@fastify/|@modelcontextprotocol/|pino|prom-client|cli-progress|close-with-grace)'
 const TESTS = '\\.(test|contract)\\.ts$'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -12,7 +13,8 @@ module.exports = {
   forbidden: [
     {
       name: 'core-knows-no-transport',
-      comment: 'src/core owns records, search, quota and the API model; it imports no adapter, client, CLI or composition code.',
+      comment:
+        'src/core owns records, search, quota and the API model; it imports no adapter, client, CLI or composition code.',
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '^src/(http|mcp|client|cli|service|pages)/' },
@@ -33,7 +35,8 @@ module.exports = {
     },
     {
       name: 'http-and-mcp-apart',
-      comment: 'The HTTP and MCP adapters do not import each other; the composition root mounts one next to the other.',
+      comment:
+        'The HTTP and MCP adapters do not import each other; the composition root mounts one next to the other.',
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/mcp/' },
@@ -63,6 +66,9 @@ module.exports = {
     exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 }

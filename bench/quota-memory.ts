@@ -27,4 +27,11 @@ for (let r = 0; r < perClient; r++) {
 }
 const after = heap()
 const bytes = after - before
-console.log(JSON.stringify({ clients: store.size, requestsPerClient: perClient, heapMiB: +(bytes / 2 ** 20).toFixed(1), bytesPerClient: Math.round(bytes / clients) }))
+console.log(
+  JSON.stringify({
+    clients: store.size,
+    requestsPerClient: perClient,
+    heapMiB: +(bytes / 2 ** 20).toFixed(1),
+    bytesPerClient: Math.round(bytes / clients),
+  }),
+)

@@ -73,7 +73,13 @@ function timeBroad(index: RecordIndex) {
     }
   }
   samples.sort((a, b) => a - b)
-  return { queries: BROAD_WORDS, samples: samples.length, medianMs: round(quantile(samples, 0.5)), p99Ms: round(quantile(samples, 0.99)), maxMs: round(samples.at(-1)!) }
+  return {
+    queries: BROAD_WORDS,
+    samples: samples.length,
+    medianMs: round(quantile(samples, 0.5)),
+    p99Ms: round(quantile(samples, 0.99)),
+    maxMs: round(samples.at(-1)!),
+  }
 }
 
 /**
@@ -96,14 +102,33 @@ function timeLong(index: RecordIndex, rounds = 20) {
   }
   const summary = (samples: number[]) => {
     const sorted = [...samples].sort((a, b) => a - b)
-    return { samples: sorted.length, medianMs: round(quantile(sorted, 0.5)), p99Ms: round(quantile(sorted, 0.99)), maxMs: round(sorted.at(-1)!) }
+    return {
+      samples: sorted.length,
+      medianMs: round(quantile(sorted, 0.5)),
+      p99Ms: round(quantile(sorted, 0.99)),
+      maxMs: round(sorted.at(-1)!),
+    }
   }
   const best = summary(times.best)
   const all = summary(times.all)
-  const slowest = LONG_QUERIES.map((q, i) => ({ q, medianMs: round(quantile(perQuery[i]!.sort((a, b) => a - b), 0.5)) }))
+  const slowest = LONG_QUERIES.map((q, i) => ({
+    q,
+    medianMs: round(
+      quantile(
+        perQuery[i]!.sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
+  }))
     .sort((a, b) => b.medianMs - a.medianMs)
     .slice(0, 3)
-  return { queries: LONG_QUERIES.length, best, all, bestOverAllMedian: round(best.medianMs / Math.max(all.medianMs, 1e-3)), slowest }
+  return {
+    queries: LONG_QUERIES.length,
+    best,
+    all,
+    bestOverAllMedian: round(best.medianMs / Math.max(all.medianMs, 1e-3)),
+    slowest,
+  }
 }
 
 async function main(): Promise<void> {
@@ -123,7 +148,14 @@ async function main(): Promise<void> {
     clearInterval(sampler)
     loop.disable()
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException }
-    console.log(JSON.stringify({ file: path, bytes: statSync(path).size, loadError: { message: e.message.slice(0, 300), afterMs: round(ms(process.hrtime.bigint() - t)) }, node: process.version }))
+    console.log(
+      JSON.stringify({
+        file: path,
+        bytes: statSync(path).size,
+        loadError: { message: e.message.slice(0, 300), afterMs: round(ms(process.hrtime.bigint() - t)) },
+        node: process.version,
+      }),
+    )
     process.exitCode = 2
     return
   }
@@ -157,7 +189,11 @@ async function main(): Promise<void> {
     // The same file by default (nothing changed); or the file named after --reload.
     const next = process.argv[reloadAt + 1]
     const steady = afterQueries.rssMiB
-    const measured = await measureReload(next === undefined || next.startsWith('--') ? path : next, index, steady)
+    const measured = await measureReload(
+      next === undefined || next.startsWith('--') ? path : next,
+      index,
+      steady,
+    )
     index = measured.next // the served snapshot is let go, as a swap lets it go
     reload = { ...measured.figures, steadyAfterRssMiB: memory().rssMiB }
   }

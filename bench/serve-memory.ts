@@ -17,7 +17,15 @@ import { BROAD_WORDS, QUERY_MIX, type Query } from './lib/scale-queries.js'
 const PORT = 18_779
 const BASE = `http://127.0.0.1:${PORT}`
 /** The scale mix, and the broad words alone and with filters (answered from decoded postings, not prepared answers). */
-const MIX: Query[] = [...QUERY_MIX, ...BROAD_WORDS.flatMap((q): Query[] => [{ q }, { q, kind: 'lesson' }, { q, region: 'france' }, { q, kind: 'fact', region: 'france' }])]
+const MIX: Query[] = [
+  ...QUERY_MIX,
+  ...BROAD_WORDS.flatMap((q): Query[] => [
+    { q },
+    { q, kind: 'lesson' },
+    { q, region: 'france' },
+    { q, kind: 'fact', region: 'france' },
+  ]),
+]
 
 /** RSS and malloc's heap of a process, in MiB. */
 function memoryOf(pid: number): { rssMiB: number; mallocHeapMiB: number } {
@@ -36,11 +44,23 @@ async function main(): Promise<void> {
   if (!file) throw new Error('usage: bench/serve-memory.ts FILE [ROUNDS]')
   const started = performance.now()
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
-    env: { ...process.env, RECORDS_FILE: file, PORT: String(PORT), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      RECORDS_FILE: file,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
-    while (!(await fetch(`${BASE}/readyz`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${BASE}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (child.exitCode !== null) throw new Error(`serve exited with code ${child.exitCode}`)
       await sleep(100)
     }
@@ -50,7 +70,10 @@ async function main(): Promise<void> {
     const statuses: Record<number, number> = {}
     for (let round = 0; round < Number(rounds); round++) {
       for (const query of MIX) {
-        const params = new URLSearchParams({ ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), po_live: '1' })
+        const params = new URLSearchParams({
+          ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+          po_live: '1',
+        })
         if (round > 0 && !('offset' in query)) params.set('offset', String(round * 10))
         const response = await fetch(`${BASE}/api/v1/facts?${params}`)
         await response.arrayBuffer()
@@ -58,7 +81,16 @@ async function main(): Promise<void> {
       }
     }
     await sleep(2_000)
-    console.log(JSON.stringify({ file, node: process.version, readyMs, afterLoad, afterQueries: memoryOf(child.pid!), requests: statuses }))
+    console.log(
+      JSON.stringify({
+        file,
+        node: process.version,
+        readyMs,
+        afterLoad,
+        afterQueries: memoryOf(child.pid!),
+        requests: statuses,
+      }),
+    )
   } finally {
     child.kill()
   }

@@ -16,24 +16,48 @@ import { runFixedRate, type FixedRateResult } from './lib/h2load.js'
 import { planMcpMix } from './lib/mcp-mix.js'
 import { planApiMix, resolveMix, sampleCorpus } from './lib/mix.js'
 import { toLuaMix } from './lib/mix-file.js'
-import { SERVER_CPU, freePort, installCleanupHandlers, run, start, stopAll, waitForHttp } from './lib/processes.js'
+import {
+  SERVER_CPU,
+  freePort,
+  installCleanupHandlers,
+  run,
+  start,
+  stopAll,
+  waitForHttp,
+} from './lib/processes.js'
 import { runWrk } from './lib/wrk.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, 'no-build': { type: 'boolean' } } })
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '10' }, 'no-build': { type: 'boolean' } },
+})
 const MINUTES = Number(values.minutes)
 const t0 = Date.now()
-const log = (line: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`)
+const log = (line: string) =>
+  process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`)
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 
 /** A private redis-server that the soak stops and restarts on the same port. */
 async function privateRedis(port: number, dir: string) {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ]
   let child = start('redis-server', args, { cpu: '0', output: join(dir, 'redis.log') })
   const up = async () => {
     for (let i = 0; i < 50; i++) {
-      if ((await run('redis-cli', ['-p', String(port), 'ping'], '0', 2_000).catch(() => '')).includes('PONG')) return
+      if ((await run('redis-cli', ['-p', String(port), 'ping'], '0', 2_000).catch(() => '')).includes('PONG'))
+        return
       await new Promise((r) => setTimeout(r, 100))
     }
     throw new Error('soak: redis-server did not start')
@@ -65,8 +89,18 @@ async function main(): Promise<void> {
   const redisPort = await freePort()
   const redis = await privateRedis(redisPort, work)
   const port = await freePort()
-  const env = { ...process.env, RECORDS_FILE: join(ROOT, 'data/records.json'), LOG_LEVEL: 'warn', REDIS_URL: `redis://127.0.0.1:${redisPort}`, RATE_LIMIT_PER_MINUTE: '9999999' }
-  const service = start('node', [join(ROOT, 'dist/cli/main.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], { cpu: SERVER_CPU, env, output: join(work, 'service.log') })
+  const env = {
+    ...process.env,
+    RECORDS_FILE: join(ROOT, 'data/records.json'),
+    LOG_LEVEL: 'warn',
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    RATE_LIMIT_PER_MINUTE: '9999999',
+  }
+  const service = start(
+    'node',
+    [join(ROOT, 'dist/cli/main.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
+    { cpu: SERVER_CPU, env, output: join(work, 'service.log') },
+  )
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(`${url}/readyz`, service, 30_000)
 
@@ -82,30 +116,75 @@ async function main(): Promise<void> {
   const [mcp] = await resolveMix(url, planMcpMix(sample, 'legacy').slice(0, 1))
   const record = apiMix.find((r) => /\/facts\/[^?]+\?po_live=1$/.test(r.path))!
   const etag = (await fetch(url + record.path)).headers.get('etag')!
-  const gets = [...apiMix.filter((r) => r.headers?.['If-None-Match'] === undefined).map((r) => r.path), ...distinctSearches(sample.words, 5_000)]
+  const gets = [
+    ...apiMix.filter((r) => r.headers?.['If-None-Match'] === undefined).map((r) => r.path),
+    ...distinctSearches(sample.words, 5_000),
+  ]
   const streams = [
     { name: 'api', rps: total * 0.85, paths: gets, connections: 24 },
-    { name: '304', rps: total * 0.13, paths: [record.path], headers: [`If-None-Match: ${etag}`], connections: 4 },
-    { name: 'mcp', rps: Math.min(total * 0.02, 200), paths: ['/mcp'], headers: Object.entries(mcp!.headers ?? {}).map(([k, v]) => `${k}: ${v}`), body: mcp!.body, connections: 4 },
+    {
+      name: '304',
+      rps: total * 0.13,
+      paths: [record.path],
+      headers: [`If-None-Match: ${etag}`],
+      connections: 4,
+    },
+    {
+      name: 'mcp',
+      rps: Math.min(total * 0.02, 200),
+      paths: ['/mcp'],
+      headers: Object.entries(mcp!.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+      body: mcp!.body,
+      connections: 4,
+    },
   ]
 
-  const rows: { minute: number; requests: number; errors: number; p99Ms: number; rssMiB: number; note: string }[] = []
+  const rows: {
+    minute: number
+    requests: number
+    errors: number
+    p99Ms: number
+    rssMiB: number
+    note: string
+  }[] = []
   for (let minute = 1; minute <= MINUTES; minute++) {
     const middle = minute === Math.ceil(MINUTES / 2)
-    const restart = middle ? new Promise((r) => setTimeout(r, 20_000)).then(() => redis.restart(5_000)) : Promise.resolve()
+    const restart = middle
+      ? new Promise((r) => setTimeout(r, 20_000)).then(() => redis.restart(5_000))
+      : Promise.resolve()
     const results: FixedRateResult[] = await Promise.all(
       streams.map((s) => {
         const dir = join(work, s.name)
         rmSync(dir, { recursive: true, force: true })
         mkdirSync(dir)
-        return runFixedRate({ url, paths: s.paths, rps: s.rps, durationS: 58, connections: s.connections, headers: s.headers, body: s.body, workDir: dir })
+        return runFixedRate({
+          url,
+          paths: s.paths,
+          rps: s.rps,
+          durationS: 58,
+          connections: s.connections,
+          headers: s.headers,
+          body: s.body,
+          workDir: dir,
+        })
       }),
     )
     await restart
-    const all = results.reduce((a, r) => ({ requests: a.requests + r.requests, errors: a.errors + r.errors }), { requests: 0, errors: 0 })
-    const row = { minute, ...all, p99Ms: Math.max(...results.map((r) => r.p99Ms)), rssMiB: rssMiB(service.pid!), note: middle ? 'Redis killed at +20 s, back 5 s later' : '' }
+    const all = results.reduce(
+      (a, r) => ({ requests: a.requests + r.requests, errors: a.errors + r.errors }),
+      { requests: 0, errors: 0 },
+    )
+    const row = {
+      minute,
+      ...all,
+      p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+      rssMiB: rssMiB(service.pid!),
+      note: middle ? 'Redis killed at +20 s, back 5 s later' : '',
+    }
     rows.push(row)
-    log(`minute ${minute}: ${row.requests} requests, ${row.errors} errors, p99 ${row.p99Ms.toFixed(1)} ms (worst stream), RSS ${row.rssMiB.toFixed(0)} MiB ${row.note}`)
+    log(
+      `minute ${minute}: ${row.requests} requests, ${row.errors} errors, p99 ${row.p99Ms.toFixed(1)} ms (worst stream), RSS ${row.rssMiB.toFixed(0)} MiB ${row.note}`,
+    )
   }
   const second = rows.slice(Math.floor(rows.length / 2))
   const growth = second.at(-1)!.rssMiB - second[0]!.rssMiB
@@ -114,7 +193,10 @@ async function main(): Promise<void> {
     '',
     '| minute | requests | errors | p99 ms (worst stream) | RSS MiB | |',
     '|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p99Ms.toFixed(1)} | ${r.rssMiB.toFixed(0)} | ${r.note} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p99Ms.toFixed(1)} | ${r.rssMiB.toFixed(0)} | ${r.note} |`,
+    ),
     '',
     `RSS over the second half: ${second[0]!.rssMiB.toFixed(0)} → ${second.at(-1)!.rssMiB.toFixed(0)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MiB)`,
   ].join('\n')

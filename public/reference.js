@@ -24,7 +24,8 @@ window.ui = window.SwaggerUIBundle({
 function repair(scope) {
   for (const select of scope.querySelectorAll('select:not([aria-label])')) {
     const parameter = select.closest('[data-param-name]')
-    const label = select.id === 'servers' ? 'Servers' : parameter ? `Value of ${parameter.dataset.paramName}` : 'Choice'
+    const label =
+      select.id === 'servers' ? 'Servers' : parameter ? `Value of ${parameter.dataset.paramName}` : 'Choice'
     select.setAttribute('aria-label', label)
   }
   for (const block of scope.querySelectorAll('pre:not([tabindex])')) {

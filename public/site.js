@@ -45,7 +45,8 @@ async function copy(text, word) {
 function tidySearchForms() {
   for (const form of document.querySelectorAll('form[data-tidy]')) {
     form.addEventListener('submit', () => {
-      for (const field of form.querySelectorAll('input[name], select[name]')) if (field.value === '') field.disabled = true
+      for (const field of form.querySelectorAll('input[name], select[name]'))
+        if (field.value === '') field.disabled = true
       // Re-enable after the navigation starts, so the back button shows the form as it was.
       setTimeout(() => form.querySelectorAll('[disabled]').forEach((f) => (f.disabled = false)), 0)
     })
@@ -54,7 +55,8 @@ function tidySearchForms() {
 
 /** Addresses shown for copying (the MCP configuration) use this page's origin when none is configured. */
 function fillOrigin() {
-  for (const el of document.querySelectorAll('[data-origin]')) el.textContent = el.textContent.replace('{origin}', location.origin)
+  for (const el of document.querySelectorAll('[data-origin]'))
+    el.textContent = el.textContent.replace('{origin}', location.origin)
 }
 
 fillOrigin()

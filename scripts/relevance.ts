@@ -21,13 +21,26 @@ import { RecordIndex } from '../src/core/search/record-index.js'
 import { HELD_OUT_TABLE } from '../test/relevance/held-out.js'
 import { measureAsync, sideBySide, type Measurement } from '../test/relevance/measure.js'
 import { RELEVANCE_TABLE, type TableRow } from '../test/relevance/queries.js'
-import { mcpToolSystem, miniSearchPeer, postgresPeers, restSearch, systemOf, type System } from '../test/relevance/systems.js'
+import {
+  mcpToolSystem,
+  miniSearchPeer,
+  postgresPeers,
+  restSearch,
+  systemOf,
+  type System,
+} from '../test/relevance/systems.js'
 
-const { values } = parseArgs({ options: { misses: { type: 'string' }, json: { type: 'boolean' } }, strict: true })
+const { values } = parseArgs({
+  options: { misses: { type: 'string' }, json: { type: 'boolean' } },
+  strict: true,
+})
 
 const batch = await new FileRecordSource(BUNDLED_RECORDS_FILE).load()
 const index = RecordIndex.build(batch)
-const postgres = await postgresPeers(batch.records, process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+const postgres = await postgresPeers(
+  batch.records,
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+)
 const systems: System[] = [
   systemOf('REST match=all', restSearch(index, 'all')),
   systemOf('REST match=best', restSearch(index, 'best')),
@@ -38,7 +51,8 @@ const systems: System[] = [
 
 async function measureAll(table: readonly TableRow[]): Promise<{ name: string; measurement: Measurement }[]> {
   const out = []
-  for (const system of systems) out.push({ name: system.name, measurement: await measureAsync(system.search, table) })
+  for (const system of systems)
+    out.push({ name: system.name, measurement: await measureAsync(system.search, table) })
   return out
 }
 
@@ -62,15 +76,22 @@ if (values.json) {
   if (postgres === undefined) console.log('\n(PostgreSQL: no server answered, its columns are left out.)')
   if (values.misses !== undefined) {
     const wanted = tables.table.find(({ name }) => name.toLowerCase().includes(values.misses!.toLowerCase()))
-    if (wanted === undefined) throw new Error(`--misses: no system named like "${values.misses}" (${systems.map((s) => s.name).join(', ')})`)
+    if (wanted === undefined)
+      throw new Error(
+        `--misses: no system named like "${values.misses}" (${systems.map((s) => s.name).join(', ')})`,
+      )
     const title = (id: string) => index.get(id)?.record.title ?? id
     console.log(`\n## Misses of ${wanted.name}`)
     for (const o of wanted.measurement.outcomes.filter((x) => !x.first)) {
       const [category, q, accepted] = o.row
       const rank = o.ids.findIndex((id) => accepted.includes(id))
-      console.log(`\n[${category}] ${q} — total ${o.total}, accepted at ${rank < 0 ? 'none' : `#${rank + 1}`}`)
-      for (const id of o.ids.slice(0, 3)) console.log(`   ${accepted.includes(id) ? '✓' : ' '} ${id} ${title(id)}`)
-      for (const id of accepted.filter((id) => !o.ids.slice(0, 3).includes(id))) console.log(`   want ${id} ${title(id)}`)
+      console.log(
+        `\n[${category}] ${q} — total ${o.total}, accepted at ${rank < 0 ? 'none' : `#${rank + 1}`}`,
+      )
+      for (const id of o.ids.slice(0, 3))
+        console.log(`   ${accepted.includes(id) ? '✓' : ' '} ${id} ${title(id)}`)
+      for (const id of accepted.filter((id) => !o.ids.slice(0, 3).includes(id)))
+        console.log(`   want ${id} ${title(id)}`)
     }
   }
 }

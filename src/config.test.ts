@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { BUNDLED_RECORDS_FILE, loadConfig, loadDatabaseUrl, loadMcpConfig, parseTrustedProxies } from './config.js'
+import {
+  BUNDLED_RECORDS_FILE,
+  loadConfig,
+  loadDatabaseUrl,
+  loadMcpConfig,
+  parseTrustedProxies,
+} from './config.js'
 
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toEqual({
       // This machine only, unless told otherwise: a laptop's server is not offered to its network.
       http: { port: 8080, host: '127.0.0.1', backlog: 4096, publicBaseUrl: undefined, trustProxy: undefined },
-      quota: { perMinute: 120, redisUrl: undefined, redisKeyPrefix: 'reference-records:', redisTimeoutMs: 25 },
+      quota: {
+        perMinute: 120,
+        redisUrl: undefined,
+        redisKeyPrefix: 'reference-records:',
+        redisTimeoutMs: 25,
+      },
       records: { file: BUNDLED_RECORDS_FILE, databaseUrl: undefined },
       log: { level: 'info', hashKey: undefined },
       metrics: { allow: ['loopback', 'private'] },
@@ -14,15 +25,30 @@ describe('loadConfig', () => {
     })
   })
   it('reads the environment, and flags win over it', () => {
-    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', LOG_LEVEL: 'warn' }, { port: '9001', 'public-base-url': 'https://records.example.org/' })
-    expect(config.http).toEqual({ port: 9001, host: '0.0.0.0', backlog: 4096, publicBaseUrl: 'https://records.example.org' })
+    const config = loadConfig(
+      { PORT: '9000', HOST: '0.0.0.0', LOG_LEVEL: 'warn' },
+      { port: '9001', 'public-base-url': 'https://records.example.org/' },
+    )
+    expect(config.http).toEqual({
+      port: 9001,
+      host: '0.0.0.0',
+      backlog: 4096,
+      publicBaseUrl: 'https://records.example.org',
+    })
     expect(config.log.level).toBe('warn')
   })
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).http.port).toBe(8080)
   })
   it('names every bad value at once, with its flag', () => {
-    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_BASE_URL: 'ftp://x', PUBLISHER_CONTACT: 'nobody' })).toThrow(
+    expect(() =>
+      loadConfig({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        PUBLIC_BASE_URL: 'ftp://x',
+        PUBLISHER_CONTACT: 'nobody',
+      }),
+    ).toThrow(
       [
         'config: invalid settings',
         '  PORT (--port) = "eighty": must be a whole number from 0 to 65535',
@@ -36,32 +62,55 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: port })).toThrow(/PORT \(--port\)/)
   })
   it('reads the quota settings', () => {
-    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', REDIS_URL: 'redis://cache:6379/2' })
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '0',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      REDIS_URL: 'redis://cache:6379/2',
+    })
     expect(config.quota).toMatchObject({ perMinute: 0, redisUrl: 'redis://cache:6379/2' })
     expect(config.http.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1'])
   })
   it.each([
     ['TRUST_PROXY', '2', /TRUST_PROXY \(--trust-proxy\) = "2": "2" is not an IP address or CIDR range/],
-    ['METRICS_ALLOW', 'loopback,intranet', /METRICS_ALLOW \(--metrics-allow\) = "loopback,intranet": "intranet" is not an IP address or CIDR range; give loopback, private, \*, addresses or CIDR ranges/],
+    [
+      'METRICS_ALLOW',
+      'loopback,intranet',
+      /METRICS_ALLOW \(--metrics-allow\) = "loopback,intranet": "intranet" is not an IP address or CIDR range; give loopback, private, \*, addresses or CIDR ranges/,
+    ],
     ['METRICS_ALLOW', ' , ', /METRICS_ALLOW .*no client is named/],
-    ['REDIS_URL', 'http://cache', /REDIS_URL \(--redis-url\) = "http:\/\/cache": must be a redis:\/\/ or rediss:\/\/ URL/],
+    [
+      'REDIS_URL',
+      'http://cache',
+      /REDIS_URL \(--redis-url\) = "http:\/\/cache": must be a redis:\/\/ or rediss:\/\/ URL/,
+    ],
     ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*must be from 1 to 1000/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
   ])('refuses %s=%s, naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message)
   })
   it('reads who may read /metrics', () => {
-    expect(loadConfig({ METRICS_ALLOW: 'loopback, 198.51.100.7,2001:db8::/32' }).metrics.allow).toEqual(['loopback', '198.51.100.7', '2001:db8::/32'])
+    expect(loadConfig({ METRICS_ALLOW: 'loopback, 198.51.100.7,2001:db8::/32' }).metrics.allow).toEqual([
+      'loopback',
+      '198.51.100.7',
+      '2001:db8::/32',
+    ])
     expect(loadConfig({}, { 'metrics-allow': '*' }).metrics.allow).toEqual(['*'])
   })
   it('refuses a public base URL with a query', () => {
-    expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(/must not contain a query or a fragment/)
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(
+      /must not contain a query or a fragment/,
+    )
   })
 })
 
 describe('parseTrustedProxies', () => {
   it('accepts addresses and CIDR ranges', () => {
-    expect(parseTrustedProxies('10.0.0.0/8, 127.0.0.1,::1, fd00::/8')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8'])
+    expect(parseTrustedProxies('10.0.0.0/8, 127.0.0.1,::1, fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ])
   })
   it.each(['2', 'loopback', '10.0.0.0/33', '10.0.0.300'])('refuses %s, naming it', (value) => {
     expect(() => parseTrustedProxies(value)).toThrow(`"${value}" is not an IP address or CIDR range`)
@@ -72,7 +121,9 @@ describe('DATABASE_URL', () => {
   const url = 'postgres://replica@db.internal:5432/records'
   it('makes PostgreSQL the source of records, from the environment or the flag', () => {
     expect(loadConfig({ DATABASE_URL: url }).records.databaseUrl).toBe(url)
-    expect(loadConfig({}, { 'database-url': 'postgresql:///records?host=/run/postgresql' }).records.databaseUrl).toBe('postgresql:///records?host=/run/postgresql')
+    expect(
+      loadConfig({}, { 'database-url': 'postgresql:///records?host=/run/postgresql' }).records.databaseUrl,
+    ).toBe('postgresql:///records?host=/run/postgresql')
   })
   it('refuses another scheme without echoing a password, and a file given as well', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:s3cret@db/records' })).toThrow(
@@ -89,8 +140,13 @@ describe('DATABASE_URL', () => {
   })
   it('serves MCP from PostgreSQL, one source at a time', () => {
     expect(loadMcpConfig({ DATABASE_URL: url })).toEqual({ source: 'postgres', databaseUrl: url })
-    expect(loadMcpConfig({ DATABASE_URL: url }, { 'records-file': 'x.json' })).toEqual({ source: 'file', file: 'x.json' })
-    expect(() => loadMcpConfig({}, { 'database-url': url, 'base-url': 'https://x.example/api/v1' })).toThrow('give one of --records-file, --base-url or --database-url, not several')
+    expect(loadMcpConfig({ DATABASE_URL: url }, { 'records-file': 'x.json' })).toEqual({
+      source: 'file',
+      file: 'x.json',
+    })
+    expect(() => loadMcpConfig({}, { 'database-url': url, 'base-url': 'https://x.example/api/v1' })).toThrow(
+      'give one of --records-file, --base-url or --database-url, not several',
+    )
   })
 })
 
@@ -110,11 +166,20 @@ describe('one rule for empty values, in serve and mcp alike', () => {
   })
   it('trims the file name the same way', () => {
     expect(loadConfig({ RECORDS_FILE: ' records.json ' }).records.file).toBe('records.json')
-    expect(loadMcpConfig({ RECORDS_FILE: ' records.json ' })).toEqual({ source: 'file', file: 'records.json' })
+    expect(loadMcpConfig({ RECORDS_FILE: ' records.json ' })).toEqual({
+      source: 'file',
+      file: 'records.json',
+    })
   })
   it('reads an empty REFERENCE_RECORDS_URL as unset, and refuses one of blanks', () => {
-    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
-    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '', RECORDS_FILE: 'x.json' })).toEqual({ source: 'file', file: 'x.json' })
+    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '' })).toEqual({
+      source: 'file',
+      file: BUNDLED_RECORDS_FILE,
+    })
+    expect(loadMcpConfig({ REFERENCE_RECORDS_URL: '', RECORDS_FILE: 'x.json' })).toEqual({
+      source: 'file',
+      file: 'x.json',
+    })
     expect(loadMcpConfig({}, { 'base-url': '' })).toEqual({ source: 'file', file: BUNDLED_RECORDS_FILE })
     expect(() => loadMcpConfig({ REFERENCE_RECORDS_URL: '  ' })).toThrow(
       'config: invalid settings\n  REFERENCE_RECORDS_URL (--base-url) = "  ": must be an absolute http(s) URL such as https://records.example.org/api/v1',

@@ -24,7 +24,10 @@ const baseUrl = z
   .refine((u) => !/[?#]/.test(u), 'must not contain a query or a fragment')
   .transform((u) => u.replace(/\/+$/, ''))
 
-const databaseUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+const databaseUrl = z.url({
+  protocol: /^postgres(ql)?$/,
+  error: 'must be a postgres:// or postgresql:// URL',
+})
 
 /** Every setting, with its default. Keys are the environment variable names. */
 export const SettingsSchema = z.object({
@@ -34,64 +37,111 @@ export const SettingsSchema = z.object({
     .trim()
     .min(1, 'must not be empty')
     .default('127.0.0.1')
-    .describe('Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 for every IPv4 interface (containers, servers), :: for IPv6 too.'),
+    .describe(
+      'Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 for every IPv4 interface (containers, servers), :: for IPv6 too.',
+    ),
   LISTEN_BACKLOG: z
     .string()
     .regex(/^\d{1,6}$/, 'must be a whole number of connections')
     .transform(Number)
     .refine((n) => n >= 1 && n <= 65_535, 'must be from 1 to 65535')
     .default(4_096)
-    .describe('Connections the kernel may queue before the server accepts them (listen backlog). Default 4096; Linux caps it at net.core.somaxconn.'),
-  RECORDS_FILE: z.string().trim().min(1, 'must not be empty').default(BUNDLED_RECORDS_FILE).describe('Records file (JSON array, NDJSON, or {"records": [...]}). Default: the bundled sample.'),
+    .describe(
+      'Connections the kernel may queue before the server accepts them (listen backlog). Default 4096; Linux caps it at net.core.somaxconn.',
+    ),
+  RECORDS_FILE: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .default(BUNDLED_RECORDS_FILE)
+    .describe('Records file (JSON array, NDJSON, or {"records": [...]}). Default: the bundled sample.'),
   DATABASE_URL: databaseUrl
     .optional()
-    .describe('PostgreSQL database holding the published snapshots: records are read from it (and followed) instead of RECORDS_FILE. Default: none.'),
-  PUBLIC_BASE_URL: baseUrl.optional().describe('Public origin (and path prefix) of the service, for absolute links; links are root-relative otherwise.'),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info').describe('pino log level. Default info.'),
-  LOG_HASH_KEY: z.string().min(16, 'must be at least 16 characters').optional().describe('Key of the hash that replaces client addresses in logs. Default: random at each start, so a client can be followed within one process; set it (same value on every replica) to follow one across replicas and restarts.'),
+    .describe(
+      'PostgreSQL database holding the published snapshots: records are read from it (and followed) instead of RECORDS_FILE. Default: none.',
+    ),
+  PUBLIC_BASE_URL: baseUrl
+    .optional()
+    .describe(
+      'Public origin (and path prefix) of the service, for absolute links; links are root-relative otherwise.',
+    ),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info')
+    .describe('pino log level. Default info.'),
+  LOG_HASH_KEY: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe(
+      'Key of the hash that replaces client addresses in logs. Default: random at each start, so a client can be followed within one process; set it (same value on every replica) to follow one across replicas and restarts.',
+    ),
   RATE_LIMIT_PER_MINUTE: z
     .string()
     .regex(/^\d{1,7}$/, 'must be a whole number (0 disables the quota)')
     .transform(Number)
     .default(120)
-    .describe('Requests per rolling minute per client, shared by the API and MCP. Default 120; 0 disables the quota (benchmarks only).'),
+    .describe(
+      'Requests per rolling minute per client, shared by the API and MCP. Default 120; 0 disables the quota (benchmarks only).',
+    ),
   TRUST_PROXY: z
     .string()
     .transform((value, ctx) => {
       try {
         return parseTrustedProxies(value)
       } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; give addresses or CIDR ranges, comma-separated` })
+        ctx.addIssue({
+          code: 'custom',
+          message: `${(err as Error).message}; give addresses or CIDR ranges, comma-separated`,
+        })
         return z.NEVER
       }
     })
     .optional()
-    .describe('Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges (e.g. 10.0.0.0/8). Default: none, the socket address is the client.'),
+    .describe(
+      'Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges (e.g. 10.0.0.0/8). Default: none, the socket address is the client.',
+    ),
   METRICS_ALLOW: z
     .string()
     .transform((value, ctx) => {
       try {
         return parseAllowedClients(value)
       } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; give loopback, private, *, addresses or CIDR ranges, comma-separated` })
+        ctx.addIssue({
+          code: 'custom',
+          message: `${(err as Error).message}; give loopback, private, *, addresses or CIDR ranges, comma-separated`,
+        })
         return z.NEVER
       }
     })
     .default(['loopback', 'private'])
-    .describe('Clients that may read GET /metrics: comma-separated addresses, CIDR ranges, loopback, private (RFC 1918, IPv6 unique-local and link-local) or * for everyone. Others get 404. Default loopback,private.'),
+    .describe(
+      'Clients that may read GET /metrics: comma-separated addresses, CIDR ranges, loopback, private (RFC 1918, IPv6 unique-local and link-local) or * for everyone. Others get 404. Default loopback,private.',
+    ),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional()
     .describe('Redis shared by every replica for the quota. Default: none, each process counts in memory.'),
-  REDIS_KEY_PREFIX: z.string().min(1).default('reference-records:').describe('Prefix of every Redis key. Default reference-records:.'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .min(1)
+    .default('reference-records:')
+    .describe('Prefix of every Redis key. Default reference-records:.'),
   REDIS_TIMEOUT_MS: z
     .string()
     .regex(/^\d{1,4}$/, 'must be a whole number of milliseconds')
     .transform(Number)
     .refine((n) => n >= 1 && n <= 1000, 'must be from 1 to 1000')
     .default(25)
-    .describe('How long a quota check may wait for Redis before this process counts in memory instead. Default 25.'),
-  PUBLISHER_CONTACT: z.email({ error: 'must be an e-mail address' }).default('contact@code-et-conduite.example').describe("Address published in the catalogue's reuse conditions, for permission requests. Default: the sample publisher's."),
+    .describe(
+      'How long a quota check may wait for Redis before this process counts in memory instead. Default 25.',
+    ),
+  PUBLISHER_CONTACT: z
+    .email({ error: 'must be an e-mail address' })
+    .default('contact@code-et-conduite.example')
+    .describe(
+      "Address published in the catalogue's reuse conditions, for permission requests. Default: the sample publisher's.",
+    ),
 })
 export type Settings = z.infer<typeof SettingsSchema>
 export const SETTING_NAMES = Object.keys(SettingsSchema.shape) as (keyof Settings)[]
@@ -101,7 +151,10 @@ export const processEnv = (): NodeJS.ProcessEnv => process.env
 
 /** Parses TRUST_PROXY: comma-separated addresses or CIDR ranges. Throws naming the bad entry. */
 export function parseTrustedProxies(value: string): string[] {
-  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
   for (const entry of entries) {
     const valid = entry.includes('/') ? isCidr(entry) : isAddress(entry)
     if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
@@ -111,7 +164,10 @@ export function parseTrustedProxies(value: string): string[] {
 
 /** Parses METRICS_ALLOW: the keywords loopback, private and *, or addresses and CIDR ranges. Throws naming the bad entry. */
 export function parseAllowedClients(value: string): string[] {
-  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '')
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
   if (entries.length === 0) throw new Error('no client is named')
   const ranges = entries.filter((e) => e !== 'loopback' && e !== 'private' && e !== '*')
   parseTrustedProxies(ranges.join(','))
@@ -137,7 +193,11 @@ export const flagName = (setting: string): string => setting.toLowerCase().repla
  * The one rule for a setting's value: a flag wins over the environment, and an empty value
  * (`PORT=`, `--port ''`) means "not set", as in most twelve-factor tools.
  */
-export function settingValue(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>, name: string): string | undefined {
+export function settingValue(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string | undefined>,
+  name: string,
+): string | undefined {
   const flag = flags[flagName(name)]
   if (flag !== undefined && flag !== '') return flag
   const fromEnv = env[name]
@@ -154,12 +214,16 @@ function issueLine(key: string, value: string | undefined, message: string): str
 /** One setting's value checked by the rule `serve` applies to it (SettingsSchema); throws as loadConfig does. */
 function checkedSetting<K extends keyof Settings>(key: K, value: string): Settings[K] {
   const checked = SettingsSchema.shape[key].safeParse(value)
-  if (!checked.success) throw new Error(`config: invalid settings\n${issueLine(key, value, checked.error.issues[0]!.message)}`)
+  if (!checked.success)
+    throw new Error(`config: invalid settings\n${issueLine(key, value, checked.error.issues[0]!.message)}`)
   return checked.data as Settings[K]
 }
 
 /** Reads the settings; CLI flags (same names, kebab-case) win over the environment. Throws listing every bad key. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string | undefined> = {}) {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: Record<string, string | undefined> = {},
+) {
   const raw: Record<string, string | undefined> = {}
   for (const name of SETTING_NAMES) {
     const value = settingValue(env, flags, name)
@@ -167,16 +231,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   }
   const result = SettingsSchema.safeParse(raw)
   if (!result.success) {
-    const lines = result.error.issues.map((i) => issueLine(String(i.path[0]), raw[String(i.path[0])], i.message))
+    const lines = result.error.issues.map((i) =>
+      issueLine(String(i.path[0]), raw[String(i.path[0])], i.message),
+    )
     throw new Error(`config: invalid settings\n${lines.join('\n')}`)
   }
   if (raw.RECORDS_FILE !== undefined && raw.DATABASE_URL !== undefined) {
-    throw new Error('config: invalid settings\n  RECORDS_FILE (--records-file) and DATABASE_URL (--database-url): give one source of records, not both')
+    throw new Error(
+      'config: invalid settings\n  RECORDS_FILE (--records-file) and DATABASE_URL (--database-url): give one source of records, not both',
+    )
   }
   const s = result.data
   return Object.freeze({
-    http: { port: s.PORT, host: s.HOST, backlog: s.LISTEN_BACKLOG, publicBaseUrl: s.PUBLIC_BASE_URL, trustProxy: s.TRUST_PROXY },
-    quota: { perMinute: s.RATE_LIMIT_PER_MINUTE, redisUrl: s.REDIS_URL, redisKeyPrefix: s.REDIS_KEY_PREFIX, redisTimeoutMs: s.REDIS_TIMEOUT_MS },
+    http: {
+      port: s.PORT,
+      host: s.HOST,
+      backlog: s.LISTEN_BACKLOG,
+      publicBaseUrl: s.PUBLIC_BASE_URL,
+      trustProxy: s.TRUST_PROXY,
+    },
+    quota: {
+      perMinute: s.RATE_LIMIT_PER_MINUTE,
+      redisUrl: s.REDIS_URL,
+      redisKeyPrefix: s.REDIS_KEY_PREFIX,
+      redisTimeoutMs: s.REDIS_TIMEOUT_MS,
+    },
     records: { file: s.RECORDS_FILE, databaseUrl: s.DATABASE_URL },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },
     metrics: { allow: s.METRICS_ALLOW },
@@ -209,18 +288,26 @@ export function loadMcpConfig(
   const baseUrl = urlFlag ?? (fromEnv ? settingValue(env, {}, BASE_URL_SETTING) : undefined)
   if (baseUrl !== undefined) {
     const checked = baseUrlSchema.safeParse(baseUrl)
-    if (!checked.success) throw new Error(`config: invalid settings\n  ${BASE_URL_SETTING} (--base-url) = ${JSON.stringify(baseUrl)}: ${checked.error.issues[0]!.message}`)
+    if (!checked.success)
+      throw new Error(
+        `config: invalid settings\n  ${BASE_URL_SETTING} (--base-url) = ${JSON.stringify(baseUrl)}: ${checked.error.issues[0]!.message}`,
+      )
     return Object.freeze({ source: 'remote' as const, baseUrl: checked.data })
   }
   if (databaseFlag !== undefined || (fromEnv && settingValue(env, {}, 'DATABASE_URL') !== undefined)) {
     if (fromEnv && settingValue(env, {}, 'RECORDS_FILE') !== undefined) {
-      throw new Error('config: invalid settings\n  RECORDS_FILE and DATABASE_URL: give one source of records, not both')
+      throw new Error(
+        'config: invalid settings\n  RECORDS_FILE and DATABASE_URL: give one source of records, not both',
+      )
     }
     return Object.freeze({ source: 'postgres' as const, databaseUrl: loadDatabaseUrl(env, databaseFlag) })
   }
   // The rule of `serve`: empty means unset (the bundled records), blanks are refused, the value is trimmed.
   const file = fileFlag ?? settingValue(env, {}, 'RECORDS_FILE')
-  return Object.freeze({ source: 'file' as const, file: file === undefined ? BUNDLED_RECORDS_FILE : checkedSetting('RECORDS_FILE', file) })
+  return Object.freeze({
+    source: 'file' as const,
+    file: file === undefined ? BUNDLED_RECORDS_FILE : checkedSetting('RECORDS_FILE', file),
+  })
 }
 
 /**
@@ -230,9 +317,15 @@ export function loadMcpConfig(
  */
 export function loadDatabaseUrl(env: NodeJS.ProcessEnv = process.env, flag?: string): string {
   const value = settingValue(env, { 'database-url': flag }, 'DATABASE_URL')
-  if (value === undefined) throw new Error('config: no database: set DATABASE_URL or give --database-url (e.g. postgres://user@db.example:5432/records)')
+  if (value === undefined)
+    throw new Error(
+      'config: no database: set DATABASE_URL or give --database-url (e.g. postgres://user@db.example:5432/records)',
+    )
   const checked = SettingsSchema.shape.DATABASE_URL.safeParse(value)
-  if (!checked.success) throw new Error(`config: invalid settings\n  DATABASE_URL (--database-url) = ${redactUrl(value)}: ${checked.error.issues[0]!.message}`)
+  if (!checked.success)
+    throw new Error(
+      `config: invalid settings\n  DATABASE_URL (--database-url) = ${redactUrl(value)}: ${checked.error.issues[0]!.message}`,
+    )
   return checked.data!
 }
 
@@ -243,10 +336,16 @@ export function redactUrl(value: string): string {
 
 export type McpConfig = ReturnType<typeof loadMcpConfig>
 
-const baseUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://records.example.org/api/v1' })
+const baseUrlSchema = z.url({
+  protocol: /^https?$/,
+  error: 'must be an absolute http(s) URL such as https://records.example.org/api/v1',
+})
 
 /** The API root the client commands read: --base-url, else REFERENCE_RECORDS_URL, else undefined (the client's default). */
-export function clientBaseUrl(env: NodeJS.ProcessEnv, flag: string | undefined): { value: string; from: string } | undefined {
+export function clientBaseUrl(
+  env: NodeJS.ProcessEnv,
+  flag: string | undefined,
+): { value: string; from: string } | undefined {
   if (flag !== undefined && flag !== '') return { value: flag, from: '--base-url' }
   const fromEnv = settingValue(env, {}, BASE_URL_SETTING)
   return fromEnv === undefined ? undefined : { value: fromEnv, from: BASE_URL_SETTING }

@@ -49,7 +49,10 @@ describe('othersCores', () => {
 })
 
 describe('groupCpuSeconds', () => {
-  const p = (pid: number, pgrp: number, ticks: number): [number, ProcessCpu] => [pid, { pid, ppid: 1, pgrp, name: 'nginx', ticks }]
+  const p = (pid: number, pgrp: number, ticks: number): [number, ProcessCpu] => [
+    pid,
+    { pid, ppid: 1, pgrp, name: 'nginx', ticks },
+  ]
 
   it("adds what a server's process group used, a process started meanwhile from zero, and nothing of other groups", () => {
     const before = new Map([p(10, 10, 1000), p(11, 10, 200), p(20, 20, 50)])

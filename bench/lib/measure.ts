@@ -57,7 +57,12 @@ export type PassResults = {
  */
 export async function runPasses(b: Bench): Promise<PassResults> {
   const perPass = <T>(): PerPass<T> => new Map(b.measurements.map((m) => [m.id, [] as (T | undefined)[]]))
-  const [runs, otherCores, serverCpuBusy, serverCpuSeconds] = [perPass<WrkResult>(), perPass<number>(), perPass<number>(), perPass<number>()]
+  const [runs, otherCores, serverCpuBusy, serverCpuSeconds] = [
+    perPass<WrkResult>(),
+    perPass<number>(),
+    perPass<number>(),
+    perPass<number>(),
+  ]
   // Servers lead their own process groups; the orchestrator is this process and tsx's parent.
   const ownGroups = new Set([...b.servers.values()].map((s) => s.pid))
   const ownPids = new Set([process.pid, process.ppid])

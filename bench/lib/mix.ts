@@ -138,7 +138,12 @@ export async function resolveMix(base: string, plan: readonly PlannedRequest[]):
       if (etag === null) throw new Error(`bench: no ETag from ${base}${p.path}`)
       headers['If-None-Match'] = etag
     }
-    const res = await fetch(base + p.path, { method: p.method, headers: { ...asked, ...headers }, body: p.body, redirect: 'manual' })
+    const res = await fetch(base + p.path, {
+      method: p.method,
+      headers: { ...asked, ...headers },
+      body: p.body,
+      redirect: 'manual',
+    })
     const text = await res.text()
     if (res.status !== p.expect)
       throw new Error(`bench: ${p.method} ${base}${p.path} answered ${res.status}, expected ${p.expect}`)

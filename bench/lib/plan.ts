@@ -42,7 +42,12 @@ export const MEASUREMENTS: readonly Measurement[] = [
   },
   { id: PEER_ID, label: 'peer baseline: Fastify + MiniSearch + JSON.stringify', server: 'peer', mix: 'api' },
   // The same mix asking for Brotli: answers compressed once per prepared body, then sent as they are.
-  { id: 'off-br', label: 'service, quota off, the mix with Accept-Encoding: br', server: 'off', mix: 'api-br' },
+  {
+    id: 'off-br',
+    label: 'service, quota off, the mix with Accept-Encoding: br',
+    server: 'off',
+    mix: 'api-br',
+  },
   {
     id: 'mcp-legacy',
     label: 'service POST /mcp, 2025 stateless (JSON answer), quota off',

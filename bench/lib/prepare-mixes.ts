@@ -40,7 +40,10 @@ export async function prepareMixes(
         : m.mix === 'api'
           ? planApiMix(await sampleOf('off'))
           : m.mix === 'api-br'
-            ? planApiMix(await sampleOf('off')).map((p) => ({ ...p, headers: { ...p.headers, 'Accept-Encoding': 'br' } }))
+            ? planApiMix(await sampleOf('off')).map((p) => ({
+                ...p,
+                headers: { ...p.headers, 'Accept-Encoding': 'br' },
+              }))
             : planMcpMix(await sampleOf('off'), m.mix === 'mcp-legacy' ? 'legacy' : 'modern')
     const requests = echoes(m) ? resolved.get('off') : await resolveMix(server.url, planned)
     if (requests === undefined)
@@ -63,5 +66,8 @@ function fixedRateRequests(
     return { paths: [first.path], headers, body: first.body }
   }
   const encoding = first.headers?.['Accept-Encoding']
-  return { paths: planned.filter((p) => p.expect !== 304).map((p) => p.path), ...(encoding === undefined ? {} : { headers: [`Accept-Encoding: ${encoding}`] }) }
+  return {
+    paths: planned.filter((p) => p.expect !== 304).map((p) => p.path),
+    ...(encoding === undefined ? {} : { headers: [`Accept-Encoding: ${encoding}`] }),
+  }
 }

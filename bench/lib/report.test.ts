@@ -66,7 +66,11 @@ describe('summarise', () => {
     expect(off.vsReferenceByCpu).toBeCloseTo((20 / 25 + 20 / 24) / 2)
     expect(rows.find((r) => r.id === 'reference')!.vsReferenceByCpu).toBe(1)
     // No CPU recorded, or no request answered: no figure rather than a made-up one.
-    const silent = summarise([{ id: 'x', label: 'x', passes: [{ ...run(0), requests: 0 }], serverCpuSeconds: [3] }], 'reference', 'peer')
+    const silent = summarise(
+      [{ id: 'x', label: 'x', passes: [{ ...run(0), requests: 0 }], serverCpuSeconds: [3] }],
+      'reference',
+      'peer',
+    )
     expect(silent[0]!.cpuUsPerRequest).toBeUndefined()
     expect(rows.find((r) => r.id === 'redis')!.cpuUsPerRequest).toBeUndefined()
     expect(rows.find((r) => r.id === 'redis')!.vsReferenceByCpu).toBeUndefined()

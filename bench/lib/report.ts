@@ -53,11 +53,17 @@ export type TargetRow = {
 const rpsOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p) => p?.rps)
 
 /** CPU µs the server spent per answered request in one run; undefined without CPU time or requests. */
-export function cpuMicrosPerRequest(run: WrkResult | undefined, cpuSeconds: number | undefined): number | undefined {
-  return run === undefined || cpuSeconds === undefined || cpuSeconds <= 0 || run.requests <= 0 ? undefined : (cpuSeconds * 1e6) / run.requests
+export function cpuMicrosPerRequest(
+  run: WrkResult | undefined,
+  cpuSeconds: number | undefined,
+): number | undefined {
+  return run === undefined || cpuSeconds === undefined || cpuSeconds <= 0 || run.requests <= 0
+    ? undefined
+    : (cpuSeconds * 1e6) / run.requests
 }
 
-const cpuCostOf = (m: TargetMeasurements | undefined) => (m?.passes ?? []).map((p, i) => cpuMicrosPerRequest(p, m?.serverCpuSeconds?.[i]))
+const cpuCostOf = (m: TargetMeasurements | undefined) =>
+  (m?.passes ?? []).map((p, i) => cpuMicrosPerRequest(p, m?.serverCpuSeconds?.[i]))
 
 /** One row per target that completed at least one pass; ratios are medians of same-pass ratios. */
 export function summarise(
@@ -112,7 +118,12 @@ function maxDefined(values: readonly (number | undefined)[]): number | undefined
 }
 
 /** The goals are judged on req/s; the CPU ratio is shown beside ×reference's verdict, not judged. */
-function verdicts(goal: Goal | undefined, vsReference?: number, vsPeer?: number, vsReferenceByCpu?: number): TargetRow['verdicts'] {
+function verdicts(
+  goal: Goal | undefined,
+  vsReference?: number,
+  vsPeer?: number,
+  vsReferenceByCpu?: number,
+): TargetRow['verdicts'] {
   const out: TargetRow['verdicts'] = []
   const check = (what: string, value: number | undefined, want: number | undefined, aside = '') => {
     if (want === undefined) return
@@ -122,7 +133,12 @@ function verdicts(goal: Goal | undefined, vsReference?: number, vsPeer?: number,
       met: value >= want,
     })
   }
-  check('×reference', vsReference, goal?.vsReference, vsReferenceByCpu === undefined ? '' : ` (by CPU per request: ${vsReferenceByCpu.toFixed(2)})`)
+  check(
+    '×reference',
+    vsReference,
+    goal?.vsReference,
+    vsReferenceByCpu === undefined ? '' : ` (by CPU per request: ${vsReferenceByCpu.toFixed(2)})`,
+  )
   check('×peer', vsPeer, goal?.vsPeer)
   return out
 }

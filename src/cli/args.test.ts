@@ -2,7 +2,11 @@ import { parseArgs } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { UsageError, describeArgsError, parseCommandArgs, suggest } from './args.js'
 
-const OPTIONS = { kind: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+const OPTIONS = {
+  kind: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 /** parseArgs's own error for these arguments, to check what we make of it. */
 function nodeError(args: string[], allowPositionals = true): unknown {
@@ -29,8 +33,13 @@ describe('describeArgsError: parseArgs complaints in our words', () => {
   })
 
   it('throws a UsageError from parseCommandArgs', () => {
-    expect(() => parseCommandArgs(['--jsn'], OPTIONS, true)).toThrow(new UsageError('unknown option --jsn; did you mean --json?'))
-    expect(parseCommandArgs(['a', '--kind', 'fact'], OPTIONS, true)).toMatchObject({ values: { kind: 'fact' }, positionals: ['a'] })
+    expect(() => parseCommandArgs(['--jsn'], OPTIONS, true)).toThrow(
+      new UsageError('unknown option --jsn; did you mean --json?'),
+    )
+    expect(parseCommandArgs(['a', '--kind', 'fact'], OPTIONS, true)).toMatchObject({
+      values: { kind: 'fact' },
+      positionals: ['a'],
+    })
   })
 })
 

@@ -8,4 +8,5 @@
 import { buildThreads, prestartBuildThreads } from '../core/snapshots/build-thread.js'
 
 const [command, ...args] = process.argv.slice(2)
-if (command === 'serve' && !args.some((arg) => arg === '--help' || arg === '-h')) prestartBuildThreads(buildThreads())
+if (command === 'serve' && !args.some((arg) => arg === '--help' || arg === '-h'))
+  prestartBuildThreads(buildThreads())

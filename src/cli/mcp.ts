@@ -43,12 +43,23 @@ const stderrLog: Log = {
 }
 
 /** Records in this process: a file (its first load must succeed) or PostgreSQL's current snapshot (tools answer "unavailable" until one is loaded). */
-async function localReader(config: Exclude<McpConfig, { source: 'remote' }>): Promise<{ reader: RecordReader; origin: string }> {
-  const source = config.source === 'file' ? new FileRecordSource(config.file) : new PostgresRecordSource(config.databaseUrl, { log: stderrLog, applicationName: 'reference-records mcp' })
+async function localReader(
+  config: Exclude<McpConfig, { source: 'remote' }>,
+): Promise<{ reader: RecordReader; origin: string }> {
+  const source =
+    config.source === 'file'
+      ? new FileRecordSource(config.file)
+      : new PostgresRecordSource(config.databaseUrl, {
+          log: stderrLog,
+          applicationName: 'reference-records mcp',
+        })
   const records = new LiveRecords()
   if (config.source === 'file') await loadInto(source, records)
   followSource(source, records, { log: stderrLog })
-  const reader = new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 0, contact: 'see the catalogue of the publishing service' }))
+  const reader = new LocalRecordReader(
+    records,
+    new Catalogues({ requestsPerMinute: 0, contact: 'see the catalogue of the publishing service' }),
+  )
   return { reader, origin: source.origin }
 }
 
@@ -62,9 +73,15 @@ function remoteRecordPage(apiRoot: string): (r: Pick<Fact, 'id' | 'url'>) => str
 }
 
 /** A reader of a running service; its address may be an origin, whose API root is looked up once here. */
-async function remoteReader(baseUrl: string, from: string): Promise<{ reader: RecordReader; recordPage: (r: Pick<Fact, 'id' | 'url'>) => string }> {
+async function remoteReader(
+  baseUrl: string,
+  from: string,
+): Promise<{ reader: RecordReader; recordPage: (r: Pick<Fact, 'id' | 'url'>) => string }> {
   const root = await resolveApiRoot(baseUrl, from)
-  return { reader: new RemoteRecordReader(new RecordsClient({ baseUrl: root })), recordPage: remoteRecordPage(root) }
+  return {
+    reader: new RemoteRecordReader(new RecordsClient({ baseUrl: root })),
+    recordPage: remoteRecordPage(root),
+  }
 }
 
 export async function runMcp(args: string[]): Promise<number> {
@@ -72,7 +89,12 @@ export async function runMcp(args: string[]): Promise<number> {
   try {
     values = parseCommandArgs(
       args,
-      { 'records-file': { type: 'string' }, 'base-url': { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      {
+        'records-file': { type: 'string' },
+        'base-url': { type: 'string' },
+        'database-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       false,
     ).values
   } catch (err) {
@@ -109,7 +131,9 @@ export async function runMcp(args: string[]): Promise<number> {
     return 2
   }
   // One server per connection: the catalogue its instructions describe is read when the client connects.
-  serveStdio(() => buildMcpServer(reader, { version: PACKAGE_VERSION, recordPage }), { onerror: (err) => say(err.message) })
+  serveStdio(() => buildMcpServer(reader, { version: PACKAGE_VERSION, recordPage }), {
+    onerror: (err) => say(err.message),
+  })
   say(`serving over stdio from ${origin}`)
   return 0
 }

@@ -30,7 +30,8 @@ export class RemoteRecordReader implements RecordReader {
 
   /** Pages of at most the API's largest limit; past the API's largest offset the listing ends (an empty page). */
   async list(offset: number, max: number): Promise<{ records: Fact[]; total: number }> {
-    if (offset > LIMITS.maxOffset) return { records: [], total: (await this.client.search({ limit: 1 })).total }
+    if (offset > LIMITS.maxOffset)
+      return { records: [], total: (await this.client.search({ limit: 1 })).total }
     const page = await this.client.search({ limit: Math.min(max, LIMITS.maxLimit), offset })
     return { records: page.results, total: page.total }
   }

@@ -1,6 +1,10 @@
 /** `reference-records serve`: every setting is an environment variable and a flag of the same name. */
 import { SETTING_NAMES, SettingsSchema, flagName, loadConfig, processEnv, type Config } from '../config.js'
-import { buildThreads, prestartBuildThreads, releasePrestartedBuildThreads } from '../core/snapshots/build-thread.js'
+import {
+  buildThreads,
+  prestartBuildThreads,
+  releasePrestartedBuildThreads,
+} from '../core/snapshots/build-thread.js'
 import { UsageError, parseCommandArgs } from './args.js'
 
 /** Exit codes of `serve`, listed in its --help and in docs/operations.md. */

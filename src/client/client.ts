@@ -105,11 +105,20 @@ export class RecordsClient {
   async *download(href: string, options: RequestOptions = {}): AsyncGenerator<Fact> {
     const url = new URL(href, this.#options.baseUrl)
     if (url.origin !== this.#options.baseUrl.origin) {
-      throw new RedirectError('cross_origin', `The download link ${url.href} is on another origin than ${this.baseUrl}; not followed`, url.href)
+      throw new RedirectError(
+        'cross_origin',
+        `The download link ${url.href} is on another origin than ${this.baseUrl}; not followed`,
+        url.href,
+      )
     }
     if (options.maxRetries !== undefined) checkMaxRetries(options.maxRetries)
     const signal = combineSignals(this.#options.signal, options.signal)
-    const context = { options: this.#options, signal, maxRetries: options.maxRetries ?? this.#options.maxRetries, accept: 'application/x-ndjson' }
+    const context = {
+      options: this.#options,
+      signal,
+      maxRetries: options.maxRetries ?? this.#options.maxRetries,
+      accept: 'application/x-ndjson',
+    }
     const response = await getWith(url, context, async (answer) => answer)
     yield* readNdjson(response, url.href, signal)
   }

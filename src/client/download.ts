@@ -8,7 +8,11 @@ import { RecordsConnectionError, UnexpectedResponseError } from './errors.js'
 import type { Fact } from './wire.js'
 
 /** Yields the records of an NDJSON response body, in the order sent. */
-export async function* readNdjson(response: Response, url: string, signal: AbortSignal | undefined): AsyncGenerator<Fact> {
+export async function* readNdjson(
+  response: Response,
+  url: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Fact> {
   if (response.body === null) return
   // A reader rather than `for await`: not every browser makes a ReadableStream async-iterable.
   const reader = response.body.getReader()
@@ -37,7 +41,13 @@ export async function* readNdjson(response: Response, url: string, signal: Abort
     reader.releaseLock()
   }
   if (pending.trim() !== '') {
-    throw new UnexpectedResponseError(200, 'invalid_response', `${url}: the download ended in the middle of line ${line + 1}; the listing is incomplete, retry`, undefined, url)
+    throw new UnexpectedResponseError(
+      200,
+      'invalid_response',
+      `${url}: the download ended in the middle of line ${line + 1}; the listing is incomplete, retry`,
+      undefined,
+      url,
+    )
   }
 }
 
@@ -49,7 +59,13 @@ function parseLine(text: string, line: number, url: string): Fact {
     value = undefined
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UnexpectedResponseError(200, 'invalid_response', `${url}: line ${line} of the download is not a JSON record`, undefined, url)
+    throw new UnexpectedResponseError(
+      200,
+      'invalid_response',
+      `${url}: line ${line} of the download is not a JSON record`,
+      undefined,
+      url,
+    )
   }
   return value as Fact
 }

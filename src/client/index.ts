@@ -25,4 +25,14 @@ export {
 } from './options.js'
 export type { PageEvent } from './paging.js'
 export type { Sleep } from './retry.js'
-export type { Catalogue, ErrorBody, ErrorCode, Fact, Kind, SearchEnvelope, SearchInterpretation, SearchParameters, Source } from './wire.js'
+export type {
+  Catalogue,
+  ErrorBody,
+  ErrorCode,
+  Fact,
+  Kind,
+  SearchEnvelope,
+  SearchInterpretation,
+  SearchParameters,
+  Source,
+} from './wire.js'

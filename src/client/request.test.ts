@@ -34,7 +34,11 @@ describe('retries after 429', () => {
     try {
       let planned!: () => void
       const retrying = new Promise<void>((resolve) => (planned = resolve))
-      const client = new RecordsClient({ baseUrl: `${server.url}/api/v1`, mode: 'script', onRetry: () => planned() })
+      const client = new RecordsClient({
+        baseUrl: `${server.url}/api/v1`,
+        mode: 'script',
+        onRetry: () => planned(),
+      })
       const answer = client.catalogue()
       await retrying // the sleep starts right after onRetry returns
       expect(timers.mock.calls.map(([, ms]) => ms)).toContain(2_000)

@@ -25,7 +25,9 @@ export type CallContext = {
 
 /** GETs `url` and returns its JSON body, or throws a `RecordsClientError` (or the abort reason). */
 export function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
-  return getWith(url, ctx, async (response, target) => parsedOrThrow<T>(await readBody(response, target, ctx.signal), response, target))
+  return getWith(url, ctx, async (response, target) =>
+    parsedOrThrow<T>(await readBody(response, target, ctx.signal), response, target),
+  )
 }
 
 /**
@@ -33,7 +35,11 @@ export function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
  * and retries as `getJson`; a connection lost while `read` runs is retried too. Used as is
  * (`read` returning the response) for a body streamed by the caller.
  */
-export async function getWith<T>(url: URL, ctx: CallContext, read: (response: Response, url: URL) => Promise<T>): Promise<T> {
+export async function getWith<T>(
+  url: URL,
+  ctx: CallContext,
+  read: (response: Response, url: URL) => Promise<T>,
+): Promise<T> {
   const { options, signal } = ctx
   let target = url
   for (let retriesDone = 0; ; retriesDone++) {

@@ -6,7 +6,8 @@
  */
 
 /** The nine kinds, in the spec's order. */
-export type Kind = 'fact' | 'expertise' | 'organization' | 'offer' | 'person' | 'article' | 'lesson' | 'page' | 'tool'
+export type Kind =
+  'fact' | 'expertise' | 'organization' | 'offer' | 'person' | 'article' | 'lesson' | 'page' | 'tool'
 
 /** A source of a record. `official` marks a legal or governmental text. */
 export type Source = { url: string; label: string; type: 'official' | 'operator' | 'brand' | 'source' }
@@ -34,7 +35,13 @@ export type OrganizationData = {
   same_as?: string[]
 }
 export type PersonData = { [key: string]: unknown; job_title?: string; affiliation?: string }
-export type OfferData = { [key: string]: unknown; price?: number | string; price_currency?: string; valid_from?: string; valid_through?: string }
+export type OfferData = {
+  [key: string]: unknown
+  price?: number | string
+  price_currency?: string
+  valid_from?: string
+  valid_through?: string
+}
 
 /** A reference record (the spec's Fact), with its link, sources and verification fields. */
 export type Fact = {
@@ -82,7 +89,13 @@ export type SearchInterpretation = {
 }
 
 /** A page of matching records. */
-export type SearchEnvelope = { results: Fact[]; total: number; limit: number; offset: number; interpretation?: SearchInterpretation }
+export type SearchEnvelope = {
+  results: Fact[]
+  total: number
+  limit: number
+  offset: number
+  interpretation?: SearchInterpretation
+}
 
 /** What the API offers: record counts, links, limits and reuse conditions. */
 export type Catalogue = {
@@ -112,7 +125,8 @@ export type Catalogue = {
 }
 
 /** The error codes of the contract (docs/contract.md "Errors"). */
-export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable' | 'internal_error'
+export type ErrorCode =
+  'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable' | 'internal_error'
 
 /** Body of every error response. */
 export type ErrorBody = { error: { code: ErrorCode; message: string } }
@@ -121,4 +135,11 @@ export type ErrorBody = { error: { code: ErrorCode; message: string } }
  * Search parameters (docs/spec.md §4.3); `po_live` is the client's business. `match` is this API's
  * extension: `all` (the default) or `best` (docs/api.md, "Best match").
  */
-export type SearchParameters = { q?: string; kind?: Kind; region?: 'france'; match?: 'all' | 'best'; limit?: number; offset?: number }
+export type SearchParameters = {
+  q?: string
+  kind?: Kind
+  region?: 'france'
+  match?: 'all' | 'best'
+  limit?: number
+  offset?: number
+}

@@ -10,7 +10,9 @@ describe('component', () => {
   })
 
   it('refuses a second schema under a name already given, which would replace the first unseen', () => {
-    expect(() => component(z.string(), { id: 'Fact' })).toThrow('schemas: the component "Fact" is defined twice')
+    expect(() => component(z.string(), { id: 'Fact' })).toThrow(
+      'schemas: the component "Fact" is defined twice',
+    )
     expect(componentRegistry._idmap.get('Fact')).toBe(FactSchema)
   })
 })

@@ -20,7 +20,8 @@ export const componentRegistry = z.registry<ComponentMeta>()
  */
 export function component<S extends z.ZodType>(schema: S, meta: ComponentMeta): S {
   // A second schema under one id would silently replace the first in the registry's id map.
-  if (componentRegistry._idmap.has(meta.id)) throw new Error(`schemas: the component "${meta.id}" is defined twice`)
+  if (componentRegistry._idmap.has(meta.id))
+    throw new Error(`schemas: the component "${meta.id}" is defined twice`)
   const named = schema.meta(meta)
   componentRegistry.add(named, meta)
   return named

@@ -4,7 +4,14 @@
  * answer (an HTTP status, a JSON-RPC error, a CLI exit code).
  * Codes are lower-case and stable: clients branch on them, so they never change meaning.
  */
-export const ERROR_CODES = ['invalid_parameter', 'not_found', 'method_not_allowed', 'rate_limited', 'unavailable', 'internal_error'] as const
+export const ERROR_CODES = [
+  'invalid_parameter',
+  'not_found',
+  'method_not_allowed',
+  'rate_limited',
+  'unavailable',
+  'internal_error',
+] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
 /** The only error the core throws on purpose; adapters turn it into their own error answer. */

@@ -27,7 +27,10 @@ export type RepeatLimit = {
  * of a kind (its message) in a window, lines are counted instead, and the next line of that kind
  * after the window says how many were suppressed.
  */
-export function limitRepeats(write: (fields: object, message: string) => void, limit: RepeatLimit = {}): (fields: object, message: string) => void {
+export function limitRepeats(
+  write: (fields: object, message: string) => void,
+  limit: RepeatLimit = {},
+): (fields: object, message: string) => void {
   const perWindow = limit.perWindow ?? 10
   const windowMs = limit.windowMs ?? 60_000
   const now = limit.now ?? Date.now

@@ -26,7 +26,8 @@ import type { Target } from './target.js'
 export const MAX_URL_LENGTH = 8_192
 
 /** What was decided instead of a handler's answer, if anything. */
-export type Outcome = { kind: 'preflight' } | { kind: 'refusal'; error: ApiError } | { kind: 'redirect'; answer: Answer }
+export type Outcome =
+  { kind: 'preflight' } | { kind: 'refusal'; error: ApiError } | { kind: 'redirect'; answer: Answer }
 
 export type Admission = {
   readonly id: string
@@ -62,8 +63,10 @@ const ADMISSION = Symbol('reference-records.admission')
 type AdmittedRequest = IncomingMessage & { [ADMISSION]?: Admission }
 
 /** The admission `admit` decided for `req`, once the front door kept it. */
-export const admissionOf = (req: IncomingMessage): Admission | undefined => (req as AdmittedRequest)[ADMISSION]
-export const keepAdmission = (req: IncomingMessage, admission: Admission): void => void ((req as AdmittedRequest)[ADMISSION] = admission)
+export const admissionOf = (req: IncomingMessage): Admission | undefined =>
+  (req as AdmittedRequest)[ADMISSION]
+export const keepAdmission = (req: IncomingMessage, admission: Admission): void =>
+  void ((req as AdmittedRequest)[ADMISSION] = admission)
 
 export function createAdmission(deps: AdmissionDeps): Admit {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
@@ -73,21 +76,46 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   }
 
   /** What follows the quota's decision (undefined: not counted). */
-  const decide = (req: IncomingMessage, target: Target, id: string, cors: PreparedCors, decision: Decision | undefined): Admission => {
-    const quota = decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
+  const decide = (
+    req: IncomingMessage,
+    target: Target,
+    id: string,
+    cors: PreparedCors,
+    decision: Decision | undefined,
+  ): Admission => {
+    const quota =
+      decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
     if (decision !== undefined && !decision.allowed) {
       deps.onQuotaRefused()
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
     }
     if (target.url.length > MAX_URL_LENGTH) {
-      return { id, cors, quota, outcome: { kind: 'refusal', error: new HttpRefusal(414, `Request URL is ${target.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`) } }
+      return {
+        id,
+        cors,
+        quota,
+        outcome: {
+          kind: 'refusal',
+          error: new HttpRefusal(
+            414,
+            `Request URL is ${target.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`,
+          ),
+        },
+      }
     }
     // The redirect reads nothing but the target (docs/contract.md "Live-read redirect"): before any check of the parameters.
     const method = req.method
-    if ((method === 'GET' || method === 'HEAD') && liveReadRoute(target.path) !== undefined && !mentionsPoLive(target.query)) {
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      liveReadRoute(target.path) !== undefined &&
+      !mentionsPoLive(target.query)
+    ) {
       return { id, cors, quota, outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) } }
     }
-    if (deps.readingRecords.some((path) => isUnderPath(target.path, path)) && deps.records.current === undefined) {
+    if (
+      deps.readingRecords.some((path) => isUnderPath(target.path, path)) &&
+      deps.records.current === undefined
+    ) {
       try {
         currentSnapshot(deps.records)
       } catch (err) {
@@ -104,11 +132,14 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     if (req.method === 'OPTIONS') return { id, cors, outcome: { kind: 'preflight' } }
     const quota = deps.quota
     // Every request to a counted address counts (docs/contract.md "Quota"), but one the path refuses (405).
-    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(req.method ?? '', target.path)) return decide(req, target, id, cors, undefined)
+    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(req.method ?? '', target.path))
+      return decide(req, target, id, cors, undefined)
     const decision = quota.take(deps.clients.key(req))
     // The memory store answers synchronously: no promise on the hot path. The stores never reject
     // (a failing Redis falls back to memory).
-    return decision instanceof Promise ? decision.then((d) => decide(req, target, id, cors, d)) : decide(req, target, id, cors, decision)
+    return decision instanceof Promise
+      ? decision.then((d) => decide(req, target, id, cors, d))
+      : decide(req, target, id, cors, decision)
   }
   // An admission never fails: a fault in deciding (a bug) is a 500 that still carries the path's CORS
   // and security fields and the request id, so a browser can read it.
@@ -122,6 +153,10 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   }
 
   function failed(req: IncomingMessage, target: Target): Admission {
-    return { id: deps.requestId(req), cors: deps.cors.policyFor(target.path), outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') } }
+    return {
+      id: deps.requestId(req),
+      cors: deps.cors.policyFor(target.path),
+      outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') },
+    }
   }
 }

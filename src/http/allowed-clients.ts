@@ -13,7 +13,9 @@ export function allowedClients(entries: readonly string[]): (address: string | u
   const loopback = entries.includes('loopback')
   const privateRanges = entries.includes('private')
   const cidrs = entries.filter((e) => e.includes('/')).map((e) => ipaddr.parseCIDR(e))
-  const addresses = entries.filter((e) => !e.includes('/') && e !== 'loopback' && e !== 'private').map((e) => normalised(ipaddr.parse(e)))
+  const addresses = entries
+    .filter((e) => !e.includes('/') && e !== 'loopback' && e !== 'private')
+    .map((e) => normalised(ipaddr.parse(e)))
   return (address) => {
     if (address === undefined) return false
     let parsed: ipaddr.IPv4 | ipaddr.IPv6
@@ -25,11 +27,18 @@ export function allowedClients(entries: readonly string[]): (address: string | u
     const range = parsed.range()
     if (loopback && range === 'loopback') return true
     if (privateRanges && PRIVATE_RANGES.has(range)) return true
-    if (addresses.some((a) => a.kind() === parsed.kind() && a.toNormalizedString() === parsed.toNormalizedString())) return true
+    if (
+      addresses.some(
+        (a) => a.kind() === parsed.kind() && a.toNormalizedString() === parsed.toNormalizedString(),
+      )
+    )
+      return true
     return cidrs.some(([net, bits]) => net.kind() === parsed.kind() && parsed.match(net, bits))
   }
 }
 
 function normalised(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (address as ipaddr.IPv6).toIPv4Address()
+    : address
 }

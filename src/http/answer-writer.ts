@@ -23,7 +23,15 @@ export function endWith(res: ServerResponse, body: Body): void {
   res.end(body[last])
 }
 
-export type AnswerWriter = (req: IncomingMessage, res: ServerResponse, status: number, fields: Fields, body: Body, id: string, ratelimit: string | undefined) => void
+export type AnswerWriter = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  fields: Fields,
+  body: Body,
+  id: string,
+  ratelimit: string | undefined,
+) => void
 
 /** A writer for one path's answers; `policy` is the quota's RateLimit-Policy value, when counted. */
 export function answerWriter(cors: PreparedCors, policy: string | undefined): AnswerWriter {

@@ -9,7 +9,13 @@ import { LRUCache } from 'lru-cache'
 import type { Catalogues } from '../core/api/catalogue.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import { buildOpenApiDocument } from './openapi.js'
-import { PreparedBody, ifNoneMatchHits, preferredEncoding, taggedFor, type Encoding } from './prepared-body.js'
+import {
+  PreparedBody,
+  ifNoneMatchHits,
+  preferredEncoding,
+  taggedFor,
+  type Encoding,
+} from './prepared-body.js'
 import { fieldsOf, type Fields } from './answer-writer.js'
 import { ResponseCache } from './response-cache.js'
 
@@ -27,7 +33,11 @@ const LIVE_CACHE_CONTROL = 'no-cache'
 export type Answer = { readonly status: number; readonly fields: Fields; readonly body: Buffer | undefined }
 
 /** An answer from its status, fields and body. */
-export const answerOf = (status: number, flat: readonly string[], body: Buffer | undefined): Answer => ({ status, fields: fieldsOf(flat), body })
+export const answerOf = (status: number, flat: readonly string[], body: Buffer | undefined): Answer => ({
+  status,
+  fields: fieldsOf(flat),
+  body,
+})
 
 /** The request header fields an answer depends on. */
 export type Conditions = { ifNoneMatch: string | undefined; acceptEncoding: string | undefined }
@@ -42,13 +52,19 @@ const ENCODING_SLOT = { identity: 0, br: 2, gzip: 4 } as const
  */
 export function jsonAnswer(prepared: PreparedBody, conditions: Conditions): Answer {
   const encoding = prepared.compressible ? preferredEncoding(conditions.acceptEncoding) : undefined
-  const slot = ENCODING_SLOT[encoding ?? 'identity'] + (ifNoneMatchHits(conditions.ifNoneMatch, taggedFor(prepared.etag, encoding)) ? 1 : 0)
+  const slot =
+    ENCODING_SLOT[encoding ?? 'identity'] +
+    (ifNoneMatchHits(conditions.ifNoneMatch, taggedFor(prepared.etag, encoding)) ? 1 : 0)
   let answers = madeAnswers.get(prepared)
   if (answers === undefined) madeAnswers.set(prepared, (answers = []))
   return (answers[slot] ??= makeJsonAnswer(prepared, encoding, slot % 2 === 1))
 }
 
-function makeJsonAnswer(prepared: PreparedBody, encoding: Encoding | undefined, notModified: boolean): Answer {
+function makeJsonAnswer(
+  prepared: PreparedBody,
+  encoding: Encoding | undefined,
+  notModified: boolean,
+): Answer {
   const headers = ['etag', taggedFor(prepared.etag, encoding), 'cache-control', LIVE_CACHE_CONTROL]
   // Only a body that may be compressed varies with Accept-Encoding.
   if (prepared.compressible) headers.push('vary', 'Accept-Encoding')
@@ -74,7 +90,20 @@ export function liveReadLocation(url: string, publicBaseUrl: string | undefined)
 export function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer {
   const location = liveReadLocation(url, publicBaseUrl)
   const body = Buffer.from(JSON.stringify({ location }))
-  return answerOf(307, ['location', location, 'cache-control', REDIRECT_CACHE_CONTROL, 'content-type', JSON_TYPE, 'content-length', String(body.length)], body)
+  return answerOf(
+    307,
+    [
+      'location',
+      location,
+      'cache-control',
+      REDIRECT_CACHE_CONTROL,
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(body.length),
+    ],
+    body,
+  )
 }
 
 /** Records whose prepared bodies (and compressed variants) are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
@@ -95,12 +124,20 @@ export class ApiAnswers {
     private readonly catalogues: Catalogues,
     private readonly publicBaseUrl: string | undefined,
   ) {
-    this.openapi = new PreparedBody(JSON.stringify(buildOpenApiDocument(publicBaseUrl, catalogues.options.contact)), JSON_TYPE, 'fast')
+    this.openapi = new PreparedBody(
+      JSON.stringify(buildOpenApiDocument(publicBaseUrl, catalogues.options.contact)),
+      JSON_TYPE,
+      'fast',
+    )
   }
 
   catalogue(index: RecordIndex): PreparedBody {
     let prepared = this.#catalogues.get(index)
-    if (prepared === undefined) this.#catalogues.set(index, (prepared = new PreparedBody(this.catalogues.of(index).json, JSON_TYPE, 'fast')))
+    if (prepared === undefined)
+      this.#catalogues.set(
+        index,
+        (prepared = new PreparedBody(this.catalogues.of(index).json, JSON_TYPE, 'fast')),
+      )
     return prepared
   }
 
@@ -115,7 +152,8 @@ export class ApiAnswers {
     let prepared = bodies.get(id)
     if (prepared !== undefined) return prepared
     const entry = index.get(id)
-    if (entry !== undefined) bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
+    if (entry !== undefined)
+      bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
     return prepared
   }
 

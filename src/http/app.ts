@@ -5,7 +5,14 @@
  * protocol: a mount brings its path, its methods, its CORS headers and its error body.
  */
 import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerFactory,
+} from 'fastify'
 import type { Logger } from 'pino'
 import type { Catalogues } from '../core/api/catalogue.js'
 import { validatePath } from '../core/api/params.js'
@@ -55,7 +62,8 @@ function routerRefusal(err: FastifyError, url: string): ApiError {
       if (refusal instanceof ApiError) return refusal
     }
   }
-  if (err.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_parameter', `The path is not validly percent-encoded: ${truncated(path)}`)
+  if (err.code === 'FST_ERR_BAD_URL')
+    return new ApiError('invalid_parameter', `The path is not validly percent-encoded: ${truncated(path)}`)
   return toApiError(err) ?? new ApiError('invalid_parameter', err.message)
 }
 
@@ -142,7 +150,9 @@ export type HttpApp = {
 
 /** Fastify's compiler factories for a service whose routes declare no Fastify schema (see buildHttpApp). */
 function noFrameworkSchemas(): never {
-  throw new Error('a route declares a Fastify schema: this service validates with the core\'s zod schemas (src/core/api), not with Fastify\'s')
+  throw new Error(
+    "a route declares a Fastify schema: this service validates with the core's zod schemas (src/core/api), not with Fastify's",
+  )
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
@@ -151,9 +161,18 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     deps.mounts
       .map((m): { path: string; policy: CorsPolicy } => ({
         path: m.path,
-        policy: { methods: m.methods, requestHeaders: [...API_CORS.requestHeaders, ...m.cors.requestHeaders], responseHeaders: [...API_CORS.responseHeaders, ...m.cors.responseHeaders] },
+        policy: {
+          methods: m.methods,
+          requestHeaders: [...API_CORS.requestHeaders, ...m.cors.requestHeaders],
+          responseHeaders: [...API_CORS.responseHeaders, ...m.cors.responseHeaders],
+        },
       }))
-      .concat(PAGE_POLICIES.map((p) => ({ path: p.path, policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy } }))),
+      .concat(
+        PAGE_POLICIES.map((p) => ({
+          path: p.path,
+          policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy },
+        })),
+      ),
   )
   const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
   const clients = clientAddresses(deps.settings.trustProxy)
@@ -161,7 +180,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   const log = completionLog(deps.logger, deps.settings.logHashKey)
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts }
   if ((await checkNodeInternals()) !== 'node-mark') {
-    deps.logger.warn("this Node keeps no mark of the connections it pauses itself: resuming a connection reads the public writableNeedDrain instead (see docs/design.md, \"Node's internals\")")
+    deps.logger.warn(
+      'this Node keeps no mark of the connections it pauses itself: resuming a connection reads the public writableNeedDrain instead (see docs/design.md, "Node\'s internals")',
+    )
   }
   const fastPath =
     deps.settings.fastPath === false
@@ -201,7 +222,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     // (src/core/api), and answers are serialised by the core. Without these factories Fastify loads
     // Ajv and fast-json-stringify at every start for nothing (about 75 ms of CPU, spent while the
     // first snapshot is being built); a route that declares one fails at start.
-    schemaController: { compilersFactory: { buildValidator: noFrameworkSchemas, buildSerializer: noFrameworkSchemas } },
+    schemaController: {
+      compilersFactory: { buildValidator: noFrameworkSchemas, buildSerializer: noFrameworkSchemas },
+    },
     // Requests the HTTP parser refuses get the contract's body too, once and in order.
     clientErrorHandler: clientErrorHandler(server.server, server.connections, cors, deps.onClientFault),
     // Errors the router raises before any hook ran: they get CORS and the contract's body too, and a
@@ -210,13 +233,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
       // Admitted before the router failed: a counted request carries the quota's fields.
       const quota = admissionOf(req.raw)?.quota
-      if (quota !== undefined) reply.header('ratelimit-policy', quota.policy).header('ratelimit', quota.remaining)
+      if (quota !== undefined)
+        reply.header('ratelimit-policy', quota.policy).header('ratelimit', quota.remaining)
       void sendError(reply, routerRefusal(err, req.url))
     },
   })
   // Every method Node's parser accepts is known to the router, so any of them gets 405 on our paths
   // (docs/contract.md "Methods"), not a 404. CONNECT never reaches the router (see server.ts).
-  for (const method of METHODS) if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true })
+  for (const method of METHODS)
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method))
+      app.addHttpMethod(method, { hasBody: true })
 
   if (log !== undefined) {
     app.addHook('onRequest', (req, _reply, done) => {
@@ -224,7 +250,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       done()
     })
     app.addHook('onResponse', (req, reply, done) => {
-      log({ id: req.id, method: req.method, url: req.url, address: req.ip, status: reply.statusCode, startedAt: (req as RequestWithStart)[STARTED_AT] ?? performance.now() })
+      log({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        address: req.ip,
+        status: reply.statusCode,
+        startedAt: (req as RequestWithStart)[STARTED_AT] ?? performance.now(),
+      })
       done()
     })
   }
@@ -236,7 +269,12 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   admit = createAdmission({
     cors,
     quota: deps.quota,
-    countedRoots: [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, ...deps.mounts.filter((m) => m.counted).map((m) => m.path)],
+    countedRoots: [
+      API_PREFIX,
+      ...PAGE_COUNTED_ROOTS,
+      ...DISCOVERY_ROOTS,
+      ...deps.mounts.filter((m) => m.counted).map((m) => m.path),
+    ],
     refusesMethod: (method, path) => refusals.refuses(method, path),
     clients,
     requestId,
@@ -252,11 +290,33 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   downloadRoutes(app, ctx)
-  healthRoutes(app, deps.records, deps.metrics, allowedClients(deps.settings.metricsAllow ?? ['loopback', 'private']))
-  pages.current = registerPages(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, quotaPerMinute: deps.quota?.limit })
-  registerDiscovery(app, { records: deps.records, catalogues: deps.catalogues, publicBaseUrl: deps.settings.publicBaseUrl, version: PACKAGE_VERSION, mcp: deps.mcp })
+  healthRoutes(
+    app,
+    deps.records,
+    deps.metrics,
+    allowedClients(deps.settings.metricsAllow ?? ['loopback', 'private']),
+  )
+  pages.current = registerPages(app, {
+    records: deps.records,
+    catalogues: deps.catalogues,
+    publicBaseUrl: deps.settings.publicBaseUrl,
+    quotaPerMinute: deps.quota?.limit,
+  })
+  registerDiscovery(app, {
+    records: deps.records,
+    catalogues: deps.catalogues,
+    publicBaseUrl: deps.settings.publicBaseUrl,
+    version: PACKAGE_VERSION,
+    mcp: deps.mcp,
+  })
   for (const mount of deps.mounts) await mountHandler(app, mount)
-  const apiPaths = [API_PREFIX, `${API_PREFIX}/`, `${API_PREFIX}/facts`, `${API_PREFIX}/facts/:id`, `${API_PREFIX}/openapi.json`]
+  const apiPaths = [
+    API_PREFIX,
+    `${API_PREFIX}/`,
+    `${API_PREFIX}/facts`,
+    `${API_PREFIX}/facts/:id`,
+    `${API_PREFIX}/openapi.json`,
+  ]
   refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
   return {
     app,
@@ -280,7 +340,8 @@ async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<voi
       config: { errorBody: mount.errorBody },
       handler: async (req, reply) => {
         // Headers set by the admission (CORS, request id, rate-limit fields) go with the handler's response.
-        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+        for (const [name, value] of Object.entries(reply.getHeaders()))
+          if (value !== undefined) reply.raw.setHeader(name, value)
         reply.hijack()
         await mount.handle(req.raw, reply.raw)
       },

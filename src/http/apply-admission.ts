@@ -19,7 +19,10 @@ export function registerAdmission(app: FastifyInstance, admit: Admit): void {
       const outcome = admission.outcome
       if (outcome?.kind === 'preflight') return void sendPreflight(reply, admission)
       void reply.header('x-request-id', admission.id)
-      if (admission.quota !== undefined) void reply.header('ratelimit-policy', admission.quota.policy).header('ratelimit', admission.quota.remaining)
+      if (admission.quota !== undefined)
+        void reply
+          .header('ratelimit-policy', admission.quota.policy)
+          .header('ratelimit', admission.quota.remaining)
       if (outcome === undefined) return done()
       if (outcome.kind === 'refusal') return done(outcome.error)
       void sendAnswer(reply, outcome.answer)
@@ -33,5 +36,9 @@ export function registerAdmission(app: FastifyInstance, admit: Admit): void {
 }
 
 function sendPreflight(reply: FastifyReply, admission: Admission): void {
-  void reply.code(204).headers(admission.cors.preflight).header('cache-control', PREFLIGHT_CACHE_CONTROL).send()
+  void reply
+    .code(204)
+    .headers(admission.cors.preflight)
+    .header('cache-control', PREFLIGHT_CACHE_CONTROL)
+    .send()
 }

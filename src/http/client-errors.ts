@@ -33,7 +33,12 @@ function refusalFor(err: ParserError): HttpRefusal {
   }
 }
 
-export function clientErrorHandler(server: () => Server, connections: () => Connections, cors: CorsTable, report: (fields: object, message: string) => void) {
+export function clientErrorHandler(
+  server: () => Server,
+  connections: () => Connections,
+  cors: CorsTable,
+  report: (fields: object, message: string) => void,
+) {
   const replaying = new WeakSet<Socket>()
   return (err: ParserError, socket: Socket): void => {
     if (replaying.has(socket)) return // the rest of this connection is being served through the replay

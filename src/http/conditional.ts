@@ -5,11 +5,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Answer, Conditions } from './api-answers.js'
 
-
 /** The request header fields an answer depends on. */
 export function conditionsOf(req: FastifyRequest): Conditions {
   const acceptEncoding = req.headers['accept-encoding']
-  return { ifNoneMatch: req.headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding }
+  return {
+    ifNoneMatch: req.headers['if-none-match'],
+    acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding,
+  }
 }
 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {

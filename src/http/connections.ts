@@ -61,7 +61,9 @@ type Waiting = { req: IncomingMessage; res: ServerResponse; serve: Serve }
 
 /** What a response's 'close' listener needs, kept on the response rather than in a closure per request. */
 const TRACK = Symbol('reference-records.response')
-type TrackedResponse = ServerResponse & { [TRACK]?: { connections: Connections; socket: TrackedSocket; state: ConnectionState; served: boolean } }
+type TrackedResponse = ServerResponse & {
+  [TRACK]?: { connections: Connections; socket: TrackedSocket; state: ConnectionState; served: boolean }
+}
 
 function onResponseClose(this: TrackedResponse): void {
   const track = this[TRACK]!
@@ -87,7 +89,16 @@ export class Connections {
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: TrackedSocket) => {
-      socket[STATE] = { inFlight: 0, responses: [], serving: 0, last: undefined, waiting: [], onDrain: undefined, whenIdle: [], failed: false }
+      socket[STATE] = {
+        inFlight: 0,
+        responses: [],
+        serving: 0,
+        last: undefined,
+        waiting: [],
+        onDrain: undefined,
+        whenIdle: [],
+        failed: false,
+      }
       this.#sockets.add(socket)
       socket.once('close', () => this.#sockets.delete(socket))
     })
@@ -118,7 +129,11 @@ export class Connections {
     ;(res as TrackedResponse)[TRACK] = track
     res.on('close', onResponseClose) // emitted once; `on` saves `once`'s wrapper per request
     // The common case: nothing waits and the connection keeps up, so the request is served now.
-    if (state.waiting.length === 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) {
+    if (
+      state.waiting.length === 0 &&
+      state.serving < MAX_PIPELINED &&
+      socket.writableLength <= MAX_UNSENT_BYTES
+    ) {
       track.served = true
       state.serving++
       serve(req, res)
@@ -132,7 +147,11 @@ export class Connections {
 
   /** Serves waiting requests in order while the connection keeps up; stops reading it while they wait. */
   pump(socket: TrackedSocket, state: ConnectionState): void {
-    while (state.waiting.length > 0 && state.serving < MAX_PIPELINED && socket.writableLength <= MAX_UNSENT_BYTES) {
+    while (
+      state.waiting.length > 0 &&
+      state.serving < MAX_PIPELINED &&
+      socket.writableLength <= MAX_UNSENT_BYTES
+    ) {
       const { req, res, serve } = state.waiting.shift()!
       if (res.destroyed) continue // the client left while its request waited
       ;(res as TrackedResponse)[TRACK]!.served = true
@@ -213,7 +232,8 @@ export class Connections {
     // once, which resets a request already on its way instead of answering it 503.
     NetServer.prototype.close.call(this.server)
     // Every response not yet begun closes its connection after it.
-    for (const socket of this.#sockets) for (const res of socket[STATE]!.responses) if (!res.headersSent) res.setHeader('connection', 'close')
+    for (const socket of this.#sockets)
+      for (const res of socket[STATE]!.responses) if (!res.headersSent) res.setHeader('connection', 'close')
     const started = Date.now()
     while (this.#sockets.size > 0) {
       const elapsed = Date.now() - started
@@ -221,7 +241,8 @@ export class Connections {
         for (const socket of this.#sockets) socket.destroy()
         break
       }
-      if (elapsed >= graceMs) for (const socket of this.#sockets) if (socket[STATE]!.inFlight === 0) socket.destroy()
+      if (elapsed >= graceMs)
+        for (const socket of this.#sockets) if (socket[STATE]!.inFlight === 0) socket.destroy()
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, graceMs)))
     }
   }

@@ -52,7 +52,10 @@ export function prepareCors(policy: CorsPolicy): PreparedCors {
 /** Chooses the policy of a request target: the first path it is under, else the default. */
 export type CorsTable = { policyFor(url: string): PreparedCors }
 
-export function corsTable(fallback: CorsPolicy, byPath: readonly { path: string; policy: CorsPolicy }[]): CorsTable {
+export function corsTable(
+  fallback: CorsPolicy,
+  byPath: readonly { path: string; policy: CorsPolicy }[],
+): CorsTable {
   const prepared = byPath.map(({ path, policy }) => ({ path, cors: prepareCors(policy) }))
   const otherwise = prepareCors(fallback)
   return {

@@ -13,7 +13,11 @@ import { HttpRefusal, codeOfStatus, statusOf } from './status.js'
  * request when its body has not been read by anyone: the renderer may read it (bounded) to echo what
  * identifies the request in its protocol, as MCP's JSON-RPC id. Without `req` it renders at once.
  */
-export type ErrorBodyRenderer = (err: ApiError, status: number, req?: IncomingMessage) => object | Promise<object>
+export type ErrorBodyRenderer = (
+  err: ApiError,
+  status: number,
+  req?: IncomingMessage,
+) => object | Promise<object>
 /** Renders a refusal as an HTML page, for the pages people open (set as route config `errorPage`); `target` is the request target. */
 export type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
 
@@ -44,10 +48,15 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply | Pr
   reply.removeHeader('etag')
   const page = reply.request.routeOptions.config?.errorPage
   if (page !== undefined) {
-    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(err, status, reply.request.url))
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(page(err, status, reply.request.url))
   }
   const render = reply.request.routeOptions.config?.errorBody
-  const send = (body: object) => reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
+  const send = (body: object) =>
+    reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
   if (render === undefined) return send(toErrorBody(err))
   // The framework has not read the body of a request it refuses, so the mount may.
   const body = render(err, status, reply.request.raw)
@@ -79,9 +88,13 @@ export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandle
   })
   app.setNotFoundHandler((req, reply) => {
     const page = options.notFoundPage?.(req, reply)
-    if (page !== undefined) return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page)
+    if (page !== undefined)
+      return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page)
     const path = req.url.split('?', 1)[0]!
-    return sendError(reply, new ApiError('not_found', `No such path: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`))
+    return sendError(
+      reply,
+      new ApiError('not_found', `No such path: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`),
+    )
   })
 }
 

@@ -77,20 +77,45 @@ export function createFastPath(deps: FastPathDeps): FastPath {
   const sent = (req: IncomingMessage, res: ServerResponse, id: string, startedAt: number) => {
     deps.onAnswer?.()
     const log = deps.log
-    if (log !== undefined) res.once('finish', () => log({ id, method: req.method!, url: req.url!, address: deps.clients.address(req), status: res.statusCode, startedAt }))
+    if (log !== undefined)
+      res.once('finish', () =>
+        log({
+          id,
+          method: req.method!,
+          url: req.url!,
+          address: deps.clients.address(req),
+          status: res.statusCode,
+          startedAt,
+        }),
+      )
   }
 
   /** The quota's refusal, built when it happens (never on the hot path). */
-  const sendRefusal = (req: IncomingMessage, res: ServerResponse, admission: Admission, err: ApiError, startedAt: number) => {
+  const sendRefusal = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    admission: Admission,
+    err: ApiError,
+    startedAt: number,
+  ) => {
     const quota = admission.quota!
-    const refusal = errorAnswer(err, deps.cors, undefined, { 'x-request-id': admission.id, 'ratelimit-policy': quota.policy, ratelimit: quota.remaining })
+    const refusal = errorAnswer(err, deps.cors, undefined, {
+      'x-request-id': admission.id,
+      'ratelimit-policy': quota.policy,
+      ratelimit: quota.remaining,
+    })
     res.writeHead(refusal.status, refusal.headers)
     res.end(refusal.body)
     sent(req, res, admission.id, startedAt)
   }
 
   /** An admitted POST to a mount: the mount's answer, after the admission's fields. */
-  const serveMount = (req: IncomingMessage, res: ServerResponse, target: Target, admission: Admission): boolean => {
+  const serveMount = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: Target,
+    admission: Admission,
+  ): boolean => {
     const mount = mounts.find((m) => m.path === target.path)
     if (mount === undefined || admission.outcome !== undefined) return false
     const { id } = admission
@@ -98,11 +123,23 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     sent(req, res, id, deps.log === undefined ? 0 : performance.now())
     void mount.answer(req).then((answer) => {
       if (res.destroyed) return // the client left while its body was read
-      if ('reply' in answer) return mount.write(req, res, answer.reply.status, mountReplyFields(answer.reply), answer.reply.body, id, ratelimit)
+      if ('reply' in answer)
+        return mount.write(
+          req,
+          res,
+          answer.reply.status,
+          mountReplyFields(answer.reply),
+          answer.reply.body,
+          id,
+          ratelimit,
+        )
       // The handler writes its own response, after the admission's fields.
       for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
       res.setHeader('x-request-id', id)
-      if (admission.quota !== undefined) res.setHeader('ratelimit-policy', admission.quota.policy).setHeader('ratelimit', admission.quota.remaining)
+      if (admission.quota !== undefined)
+        res
+          .setHeader('ratelimit-policy', admission.quota.policy)
+          .setHeader('ratelimit', admission.quota.remaining)
       return answer.write(res)
     })
     return true
@@ -113,10 +150,12 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       if (req.method === 'POST') return mounts.length > 0 && serveMount(req, res, target, admission)
       if (req.method !== 'GET' && req.method !== 'HEAD') return false
       const route = liveReadRoute(target.path)
-      if (route === undefined || (route === 'record' && plainRecordId(target.path) === undefined)) return false
+      if (route === undefined || (route === 'record' && plainRecordId(target.path) === undefined))
+        return false
       // A request with a body is the framework's to refuse.
       const headers = req.headers
-      if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
+      if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0')
+        return false
       const outcome = admission.outcome
       const startedAt = deps.log === undefined ? 0 : performance.now()
       let answer: Answer
@@ -124,13 +163,28 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         const prepared = preparedBody(route, target)
         if (prepared === undefined) return false
         const acceptEncoding = headers['accept-encoding']
-        answer = jsonAnswer(prepared, { ifNoneMatch: headers['if-none-match'], acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding })
+        answer = jsonAnswer(prepared, {
+          ifNoneMatch: headers['if-none-match'],
+          acceptEncoding: Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding,
+        })
       } else if (outcome.kind === 'redirect') answer = outcome.answer
-      else if (outcome.kind === 'refusal' && outcome.error.code === 'rate_limited' && admission.quota !== undefined) {
+      else if (
+        outcome.kind === 'refusal' &&
+        outcome.error.code === 'rate_limited' &&
+        admission.quota !== undefined
+      ) {
         sendRefusal(req, res, admission, outcome.error, startedAt)
         return true
       } else return false // another refusal: answered by the framework in the route's terms
-      writeAnswer(req, res, answer.status, answer.fields, answer.body, admission.id, admission.quota?.remaining)
+      writeAnswer(
+        req,
+        res,
+        answer.status,
+        answer.fields,
+        answer.body,
+        admission.id,
+        admission.quota?.remaining,
+      )
       sent(req, res, admission.id, startedAt)
       return true
     },

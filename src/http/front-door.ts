@@ -38,9 +38,16 @@ export type FrontDoorOptions = {
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
 export function frontDoor(options: FrontDoorOptions, next: RequestListener): RequestListener {
-  const refuse = (req: IncomingMessage, res: ServerResponse, path: string, err: ApiError, extra: Record<string, string> = {}) => {
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    err: ApiError,
+    extra: Record<string, string> = {},
+  ) => {
     const headers = { 'x-request-id': options.requestId(req), ...extra }
-    const write = (body?: object) => writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, headers), req.method === 'HEAD')
+    const write = (body?: object) =>
+      writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, headers), req.method === 'HEAD')
     const render = options.errorBodyFor(path)
     if (render === undefined) return write()
     // Nothing has read the body yet: a mount's renderer may (MCP echoes the JSON-RPC id).
@@ -48,7 +55,13 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
   }
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const target = normaliseTarget(req.url ?? '')
-    if (target === undefined) return refuse(req, res, API_PREFIX, new HttpRefusal(400, 'The request target must be a path, such as /api/v1/'))
+    if (target === undefined)
+      return refuse(
+        req,
+        res,
+        API_PREFIX,
+        new HttpRefusal(400, 'The request target must be a path, such as /api/v1/'),
+      )
     // The raw target stays readable for logs; every decision below reads the normalised one.
     ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url
     req.url = target.url
@@ -56,7 +69,9 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       return refuse(req, res, target.path, new HttpRefusal(400, 'Missing Host header (required by HTTP/1.1)'))
     }
     if (options.connections().draining) {
-      const err = new ApiError('unavailable', 'The server is shutting down; retry shortly', { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS })
+      const err = new ApiError('unavailable', 'The server is shutting down; retry shortly', {
+        retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS,
+      })
       return refuse(req, res, target.path, err, { connection: 'close' })
     }
     const go = (admission: Admission) => {
@@ -67,7 +82,9 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     const admitted = options.admit()(req, target)
     if (!(admitted instanceof Promise)) return go(admitted)
     // The quota's stores never reject (a failing Redis falls back to memory); if one did, a 500.
-    admitted.then(go, () => refuse(req, res, target.path, new ApiError('internal_error', 'Internal server error')))
+    admitted.then(go, () =>
+      refuse(req, res, target.path, new ApiError('internal_error', 'Internal server error')),
+    )
   }
   return (req, res) => options.connections().admit(req, res, handle)
 }

@@ -18,7 +18,10 @@ export type ApiContext = {
 }
 
 /** The live read's snapshot and its query (parsed on first use: a cached answer needs no parsing). */
-export function beginLiveRead(ctx: ApiContext, req: FastifyRequest): { readonly query: QueryPairs; index: RecordIndex } {
+export function beginLiveRead(
+  ctx: ApiContext,
+  req: FastifyRequest,
+): { readonly query: QueryPairs; index: RecordIndex } {
   const index = currentSnapshot(ctx.records)
   return {
     index,

@@ -12,7 +12,14 @@ export function hashClient(address: string, key: string | Buffer): string {
 }
 
 /** Logs one request's completion: the request, its answer, how long it took. */
-export type CompletionLog = (entry: { id: string; method: string; url: string; address: string | undefined; status: number; startedAt: number }) => void
+export type CompletionLog = (entry: {
+  id: string
+  method: string
+  url: string
+  address: string | undefined
+  status: number
+  startedAt: number
+}) => void
 
 /** Addresses hashed recently: an HMAC per request was a measurable share of the hot path, and clients repeat. */
 const MAX_HASHED = 10_000
@@ -38,7 +45,12 @@ export function completionLog(logger: Logger, hashKey: string | undefined): Comp
   }
   return ({ id, method, url, address, status, startedAt }) =>
     logger.info(
-      { reqId: id, req: { method, url, client: clientOf(address) }, res: { statusCode: status }, responseTime: Number((performance.now() - startedAt).toFixed(3)) },
+      {
+        reqId: id,
+        req: { method, url, client: clientOf(address) },
+        res: { statusCode: status },
+        responseTime: Number((performance.now() - startedAt).toFixed(3)),
+      },
       'request completed',
     )
 }

@@ -19,7 +19,12 @@ class MethodRefusals {
 
   add(url: string, allowed: readonly string[]): void {
     // A route's `:param` is one segment, as the router reads it.
-    const pattern = new RegExp(`^${url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`)
+    const pattern = new RegExp(
+      `^${url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}$`,
+    )
     this.#entries.push({ pattern, allowed })
   }
 
@@ -42,7 +47,10 @@ export function refuseOtherMethods(
     app.route({
       method: refused,
       url,
-      config: { refusesMethod: true, ...(options.errorBody === undefined ? {} : { errorBody: options.errorBody }) },
+      config: {
+        refusesMethod: true,
+        ...(options.errorBody === undefined ? {} : { errorBody: options.errorBody }),
+      },
       onRequest: async (req) => {
         throw new MethodRefusal(req.method, url, allow)
       },
@@ -54,7 +62,10 @@ export function refuseOtherMethods(
 const byApp = new WeakMap<FastifyInstance, MethodRefusals>()
 
 /** The refusals registered on `app` so far, and those registered later. */
-export function methodRefusals(app: FastifyInstance): { refuses(method: string, path: string): boolean; add(url: string, allowed: readonly string[]): void } {
+export function methodRefusals(app: FastifyInstance): {
+  refuses(method: string, path: string): boolean
+  add(url: string, allowed: readonly string[]): void
+} {
   let refusals = byApp.get(app)
   if (refusals === undefined) byApp.set(app, (refusals = new MethodRefusals()))
   return refusals

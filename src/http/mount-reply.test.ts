@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { mountReplyFields } from './mount-reply.js'
 
-const reply = (headers: Record<string, string>, length = 2) => ({ status: 200, headers, body: [Buffer.from('{}')], length })
+const reply = (headers: Record<string, string>, length = 2) => ({
+  status: 200,
+  headers,
+  body: [Buffer.from('{}')],
+  length,
+})
 
 describe('mountReplyFields', () => {
   it("sends a reply's own fields, then its length, flat", () => {
@@ -11,8 +16,18 @@ describe('mountReplyFields', () => {
 
   it('gives each reply of a kept answer its own length, the fields being listed once', () => {
     const headers = { 'content-type': 'application/json' }
-    expect(mountReplyFields(reply(headers, 9)).flat).toEqual(['content-type', 'application/json', 'content-length', '9'])
-    expect(mountReplyFields(reply(headers, 10)).flat).toEqual(['content-type', 'application/json', 'content-length', '10'])
+    expect(mountReplyFields(reply(headers, 9)).flat).toEqual([
+      'content-type',
+      'application/json',
+      'content-length',
+      '9',
+    ])
+    expect(mountReplyFields(reply(headers, 10)).flat).toEqual([
+      'content-type',
+      'application/json',
+      'content-length',
+      '10',
+    ])
   })
 
   it('replaces a length the reply gives itself, in its place', () => {

@@ -7,7 +7,12 @@ import type { ServerResponse } from 'node:http'
 import { fieldsOf, type Fields } from './answer-writer.js'
 
 /** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
-export type MountReply = { status: number; headers: Readonly<Record<string, string>>; body: readonly Buffer[]; length: number }
+export type MountReply = {
+  status: number
+  headers: Readonly<Record<string, string>>
+  body: readonly Buffer[]
+  length: number
+}
 
 /** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
 export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
@@ -18,8 +23,10 @@ const replyFields = new WeakMap<object, Fields>()
 /** A mount reply's own fields as sent: its header fields, then its length. */
 export function mountReplyFields(reply: MountReply): Fields {
   const length = String(reply.length)
-  if ('content-length' in reply.headers) return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
+  if ('content-length' in reply.headers)
+    return fieldsOf(Object.entries({ ...reply.headers, 'content-length': length }).flat())
   let own = replyFields.get(reply.headers)
-  if (own === undefined) replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
+  if (own === undefined)
+    replyFields.set(reply.headers, (own = fieldsOf(Object.entries(reply.headers).flat())))
   return fieldsOf([...own.flat, 'content-length', length])
 }

@@ -16,7 +16,7 @@ describe('checkNodeInternals', () => {
   })
 })
 
-it("falls back to the public writableNeedDrain on a Node that keeps no mark", async () => {
+it('falls back to the public writableNeedDrain on a Node that keeps no mark', async () => {
   const markless = (listener: Parameters<typeof createServer>[0] & object) => {
     const server = createServer(listener)
     // After Node's own 'connection' listener, which sets the mark: a Node without it.

@@ -34,7 +34,9 @@ export const pauseReading = (): PauseReading => reading
  * Serves one request on a connection in memory (Node's documented way to hand an HTTP server any
  * Duplex) and keeps Node's mark only if the server's socket carries it as a boolean.
  */
-export async function checkNodeInternals(makeServer: (listener: RequestListener) => Server = createServer): Promise<PauseReading> {
+export async function checkNodeInternals(
+  makeServer: (listener: RequestListener) => Server = createServer,
+): Promise<PauseReading> {
   const marked = await new Promise<boolean>((resolve) => {
     const server = makeServer((req, res) => {
       const mark = (req.socket as MarkedSocket)._paused

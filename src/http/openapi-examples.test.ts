@@ -6,9 +6,17 @@ import { currentSnapshot } from '../core/api/reader.js'
 import { CatalogueSchema, ErrorBodySchema, SearchEnvelopeSchema } from '../core/api/schemas.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import { FactSchema } from '../core/records/record.js'
-import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE } from './openapi-examples.js'
+import {
+  CATALOGUE_EXAMPLE,
+  ERROR_EXAMPLES,
+  RECORD_EXAMPLE,
+  SEARCH_EXAMPLE,
+  SEARCH_NO_MATCH_EXAMPLE,
+} from './openapi-examples.js'
 
-const sample = JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: unknown[] }
+const sample = JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as {
+  records: unknown[]
+}
 
 it('shows a record of the bundled sample, exactly', () => {
   expect(sample.records.find((r) => (r as { id: string }).id === RECORD_EXAMPLE.id)).toEqual(RECORD_EXAMPLE)
@@ -20,7 +28,8 @@ it('gives bodies the schemas accept', () => {
   expect(() => SearchEnvelopeSchema.parse(SEARCH_NO_MATCH_EXAMPLE)).not.toThrow()
   expect(() => CatalogueSchema.parse(CATALOGUE_EXAMPLE)).not.toThrow()
   for (const [status, examples] of Object.entries(ERROR_EXAMPLES)) {
-    for (const [name, example] of Object.entries(examples)) expect(() => ErrorBodySchema.parse(example.value), `${status} ${name}`).not.toThrow()
+    for (const [name, example] of Object.entries(examples))
+      expect(() => ErrorBodySchema.parse(example.value), `${status} ${name}`).not.toThrow()
   }
 })
 
@@ -31,5 +40,7 @@ it('words the not-loaded refusal as the core does', () => {
 })
 
 it('links what a service with the default settings links', () => {
-  expect(CATALOGUE_EXAMPLE.links).toEqual(catalogueLinks({ requestsPerMinute: 120, contact: CATALOGUE_EXAMPLE.reuse.contact, mcpPath: '/mcp' }))
+  expect(CATALOGUE_EXAMPLE.links).toEqual(
+    catalogueLinks({ requestsPerMinute: 120, contact: CATALOGUE_EXAMPLE.reuse.contact, mcpPath: '/mcp' }),
+  )
 })

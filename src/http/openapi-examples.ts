@@ -19,15 +19,25 @@ export const RECORD_EXAMPLE: Fact = {
     "En agglomération, la vitesse des véhicules est limitée à 50 km/h, de jour comme de nuit et quelle que soit la météo. La limite commence au panneau d'entrée portant le nom de la commune et prend fin au panneau de sortie barré d'un trait rouge.\n" +
     "Le maire peut abaisser cette vitesse, par exemple à 30 km/h sur une partie ou sur l'ensemble de la commune. La limite peut aussi être relevée à 70 km/h sur certaines sections où les accès riverains et les traversées de piétons sont peu nombreux et protégés.\n" +
     'Dans une zone de rencontre, la vitesse est limitée à 20 km/h et les piétons sont prioritaires sur tous les véhicules.',
-  description: 'En ville, la vitesse est limitée à 50 km/h sauf décision locale contraire (zone 30, zone de rencontre, section à 70 km/h).',
+  description:
+    'En ville, la vitesse est limitée à 50 km/h sauf décision locale contraire (zone 30, zone de rencontre, section à 70 km/h).',
   url: 'https://code-et-conduite.example/regles/vitesse-agglomeration',
   regions: ['France'],
   verified_at: '2026-09-15',
   modified_at: '2026-09-15T08:40:00Z',
-  verification_scope: 'Relecture des articles R413-3 et R110-2 du Code de la route sur Légifrance, version en vigueur au 15 septembre 2026.',
+  verification_scope:
+    'Relecture des articles R413-3 et R110-2 du Code de la route sur Légifrance, version en vigueur au 15 septembre 2026.',
   sources: [
-    { url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000028436430/', label: 'Code de la route, article R413-3', type: 'official' },
-    { url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000045650507/', label: 'Code de la route, article R110-2', type: 'official' },
+    {
+      url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000028436430/',
+      label: 'Code de la route, article R413-3',
+      type: 'official',
+    },
+    {
+      url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000045650507/',
+      label: 'Code de la route, article R110-2',
+      type: 'official',
+    },
     {
       url: 'https://www.securite-routiere.gouv.fr/reglementation-liee-aux-risques/reglementation-de-la-vitesse-au-volant',
       label: 'Sécurité routière, « Réglementation de la vitesse au volant »',
@@ -50,7 +60,13 @@ export const SEARCH_EXAMPLE = {
   total: 7,
   limit: 1,
   offset: 0,
-  interpretation: { words: ['vitesse', 'agglomération'], ignored: [], corrected: [], expanded: [], relaxed: [] },
+  interpretation: {
+    words: ['vitesse', 'agglomération'],
+    ignored: [],
+    corrected: [],
+    expanded: [],
+    relaxed: [],
+  },
 }
 
 /**
@@ -86,24 +102,63 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Examples>> = {
   id: { rule: { summary: 'An official rule', value: RECORD_EXAMPLE.id } },
 }
 
-const error = (summary: string, code: string, message: string): Example => ({ summary, value: { error: { code, message } } })
+const error = (summary: string, code: string, message: string): Example => ({
+  summary,
+  value: { error: { code, message } },
+})
 
 /** Error examples by status, with the exact messages the service sends. */
 export const ERROR_EXAMPLES: Readonly<Record<string, Examples>> = {
   '400': {
-    outOfRange: error('A value out of range (never clamped)', 'invalid_parameter', 'Query parameter "limit" must be an integer from 1 to 50 (got "0")'),
-    unknown: error('An unknown parameter (never ignored)', 'invalid_parameter', 'Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live'),
-    badEncoding: error('Malformed percent-encoding', 'invalid_parameter', 'Query parameter "q" has invalid percent-encoding (use UTF-8, e.g. %C3%A9 for é)'),
+    outOfRange: error(
+      'A value out of range (never clamped)',
+      'invalid_parameter',
+      'Query parameter "limit" must be an integer from 1 to 50 (got "0")',
+    ),
+    unknown: error(
+      'An unknown parameter (never ignored)',
+      'invalid_parameter',
+      'Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live',
+    ),
+    badEncoding: error(
+      'Malformed percent-encoding',
+      'invalid_parameter',
+      'Query parameter "q" has invalid percent-encoding (use UTF-8, e.g. %C3%A9 for é)',
+    ),
     badId: error(
       'A malformed record id',
       'invalid_parameter',
       'Path parameter "id" must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits (got "fait-123")',
     ),
   },
-  '404': { unknownRecord: error('A well-formed id that no record has', 'not_found', `No record with id "fait-0000000000000000"; search with ${API_PREFIX}/facts`) },
-  '405': { post: error('Any method but GET, HEAD and OPTIONS', 'method_not_allowed', `Method POST is not allowed on ${API_PREFIX}/facts (allowed: GET, HEAD, OPTIONS)`) },
-  '414': { tooLong: error('A request target over 8 192 characters', 'invalid_parameter', 'Request URL is 9000 characters long; at most 8192 are accepted') },
-  '431': { tooLarge: error('Request line or headers over 16 KiB', 'invalid_parameter', 'Request line or headers too large (at most 16 KiB)') },
+  '404': {
+    unknownRecord: error(
+      'A well-formed id that no record has',
+      'not_found',
+      `No record with id "fait-0000000000000000"; search with ${API_PREFIX}/facts`,
+    ),
+  },
+  '405': {
+    post: error(
+      'Any method but GET, HEAD and OPTIONS',
+      'method_not_allowed',
+      `Method POST is not allowed on ${API_PREFIX}/facts (allowed: GET, HEAD, OPTIONS)`,
+    ),
+  },
+  '414': {
+    tooLong: error(
+      'A request target over 8 192 characters',
+      'invalid_parameter',
+      'Request URL is 9000 characters long; at most 8192 are accepted',
+    ),
+  },
+  '431': {
+    tooLarge: error(
+      'Request line or headers over 16 KiB',
+      'invalid_parameter',
+      'Request line or headers too large (at most 16 KiB)',
+    ),
+  },
   '429': {
     quota: error(
       'The quota is spent: wait Retry-After seconds',
@@ -113,7 +168,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Examples>> = {
   },
   '503': {
     notLoaded: error('No records loaded yet', 'unavailable', 'No records are loaded yet; retry shortly'),
-    draining: error('This replica is shutting down', 'unavailable', 'The server is shutting down; retry shortly'),
+    draining: error(
+      'This replica is shutting down',
+      'unavailable',
+      'The server is shutting down; retry shortly',
+    ),
   },
 }
 
@@ -123,7 +182,20 @@ export const CATALOGUE_EXAMPLE = {
   description:
     'Public, read-only records of a driving-licence training website: official rules (with their sources and verification dates), lessons, method, offers, the organization and its people. GET only, no key.',
   version: API_VERSION,
-  records: { total: 264, by_kind: { fact: 80, expertise: 12, organization: 1, offer: 12, person: 11, article: 28, lesson: 96, page: 10, tool: 14 } },
+  records: {
+    total: 264,
+    by_kind: {
+      fact: 80,
+      expertise: 12,
+      organization: 1,
+      offer: 12,
+      person: 11,
+      article: 28,
+      lesson: 96,
+      page: 10,
+      tool: 14,
+    },
+  },
   updated_at: '2026-11-20T09:00:00.000Z',
   links: {
     self: `${API_PREFIX}/`,

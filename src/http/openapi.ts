@@ -5,18 +5,52 @@
  * and sends, and nothing another module registers with zod can reach it.
  */
 import { z } from 'zod'
-import { API_PREFIX, API_VERSION, FactPathSchema, NoParamsSchema, SearchParamsSchema } from '../core/api/schemas.js'
+import {
+  API_PREFIX,
+  API_VERSION,
+  FactPathSchema,
+  NoParamsSchema,
+  SearchParamsSchema,
+} from '../core/api/schemas.js'
 import { componentRegistry } from '../core/components.js'
-import { CATALOGUE_EXAMPLE, ERROR_EXAMPLES, PARAMETER_EXAMPLES, RECORD_EXAMPLE, SEARCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE } from './openapi-examples.js'
+import {
+  CATALOGUE_EXAMPLE,
+  ERROR_EXAMPLES,
+  PARAMETER_EXAMPLES,
+  RECORD_EXAMPLE,
+  SEARCH_EXAMPLE,
+  SEARCH_NO_MATCH_EXAMPLE,
+} from './openapi-examples.js'
 
 type JsonObject = Record<string, unknown>
-const COMPONENTS = ['Kind', 'RecordId', 'Source', 'Video', 'Chapter', 'Related', 'OrganizationData', 'PersonData', 'OfferData', 'Fact', 'SearchInterpretation', 'SearchResult', 'Error', 'Catalogue']
+const COMPONENTS = [
+  'Kind',
+  'RecordId',
+  'Source',
+  'Video',
+  'Chapter',
+  'Related',
+  'OrganizationData',
+  'PersonData',
+  'OfferData',
+  'Fact',
+  'SearchInterpretation',
+  'SearchResult',
+  'Error',
+  'Catalogue',
+]
 
 function componentSchemas(): Record<string, JsonObject> {
-  const { schemas } = z.toJSONSchema(componentRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` })
+  const { schemas } = z.toJSONSchema(componentRegistry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  })
   // The list fixes the document's order; a component named in the schemas but missing here would be dropped unseen.
   const unplaced = [...componentRegistry._idmap.keys()].filter((id) => !COMPONENTS.includes(id))
-  if (unplaced.length > 0) throw new Error(`openapi: schema(s) ${unplaced.map((id) => `"${id}"`).join(', ')} registered but not placed in COMPONENTS`)
+  if (unplaced.length > 0)
+    throw new Error(
+      `openapi: schema(s) ${unplaced.map((id) => `"${id}"`).join(', ')} registered but not placed in COMPONENTS`,
+    )
   const out: Record<string, JsonObject> = {}
   for (const id of COMPONENTS) {
     const schema = schemas[id] as JsonObject | undefined
@@ -30,14 +64,29 @@ function componentSchemas(): Record<string, JsonObject> {
 
 function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject[] {
   return Object.entries(schema.shape).map(([name, param]) => {
-    const generated = z.toJSONSchema(param as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as JsonObject
+    const generated = z.toJSONSchema(param as z.ZodType, {
+      io: 'input',
+      target: 'draft-2020-12',
+    }) as JsonObject
     // A parameter whose schema is a registered component (the record id) points at the component.
-    const { $schema: _s, $defs: _d, description, ...json } = typeof generated.$ref === 'string'
+    const {
+      $schema: _s,
+      $defs: _d,
+      description,
+      ...json
+    } = typeof generated.$ref === 'string'
       ? { ...generated, $ref: generated.$ref.replace('#/$defs/', '#/components/schemas/') }
       : generated
     const required = location === 'path' || !(param as z.ZodType).safeParse(undefined).success
     const examples = PARAMETER_EXAMPLES[name]
-    return { name, in: location, required, description, schema: json, ...(examples === undefined ? {} : { examples }) }
+    return {
+      name,
+      in: location,
+      required,
+      description,
+      schema: json,
+      ...(examples === undefined ? {} : { examples }),
+    }
   })
 }
 
@@ -47,15 +96,31 @@ const jsonBody = (description: string, schema: JsonObject, headers?: JsonObject,
   ...(headers ? { headers } : {}),
   content: { 'application/json': { schema, ...(examples === undefined ? {} : { examples }) } },
 })
-const header = (description: string, schema: JsonObject = { type: 'string' }, required = true) => ({ description, required, schema })
+const header = (description: string, schema: JsonObject = { type: 'string' }, required = true) => ({
+  description,
+  required,
+  schema,
+})
 // The IETF rate-limit fields (draft-ietf-httpapi-ratelimit-headers-10), on every counted response while a quota is enforced.
 const RATE_LIMIT_HEADERS = {
-  RateLimit: header('Remaining quota and seconds until a place frees up, e.g. `"default";r=117;t=42`.', { type: 'string' }, false),
-  'RateLimit-Policy': header('The quota: requests per window and window in seconds, e.g. `"default";q=120;w=60`.', { type: 'string' }, false),
+  RateLimit: header(
+    'Remaining quota and seconds until a place frees up, e.g. `"default";r=117;t=42`.',
+    { type: 'string' },
+    false,
+  ),
+  'RateLimit-Policy': header(
+    'The quota: requests per window and window in seconds, e.g. `"default";q=120;w=60`.',
+    { type: 'string' },
+    false,
+  ),
 }
 const errorResponse = (status: keyof typeof ERROR_EXAMPLES, description: string, headers?: JsonObject) =>
   jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers }, ERROR_EXAMPLES[status])
-const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', { type: 'integer', minimum: 1, maximum: 60 })
+const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', {
+  type: 'integer',
+  minimum: 1,
+  maximum: 60,
+})
 
 /** Statuses every operation can answer (docs/spec.md §7). */
 function commonResponses(): JsonObject {
@@ -65,28 +130,56 @@ function commonResponses(): JsonObject {
       {
         type: 'object',
         // No `format`: the query is kept byte for byte, even where it is not valid percent-encoding (the live read refuses it).
-        properties: { location: { type: 'string', description: 'The live-read address, the same as the Location header.' } },
+        properties: {
+          location: {
+            type: 'string',
+            description: 'The live-read address, the same as the Location header.',
+          },
+        },
         required: ['location'],
         additionalProperties: false,
       },
-      { Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }), ...RATE_LIMIT_HEADERS },
-      { redirect: { summary: 'GET /api/v1/facts?q=vitesse', value: { location: '/api/v1/facts?q=vitesse&po_live=1' } } },
+      {
+        Location: header('The live-read address (same origin).', { type: 'string', format: 'uri-reference' }),
+        ...RATE_LIMIT_HEADERS,
+      },
+      {
+        redirect: {
+          summary: 'GET /api/v1/facts?q=vitesse',
+          value: { location: '/api/v1/facts?q=vitesse&po_live=1' },
+        },
+      },
     ),
-    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS } },
+    '304': {
+      description: 'Not modified: the If-None-Match ETag is current.',
+      headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS },
+    },
     '400': errorResponse('400', 'Invalid parameter (code invalid_parameter); the message names it.'),
     '405': errorResponse('405', 'Method refused: the API is GET only (code method_not_allowed).', {
       Allow: header('GET, HEAD, OPTIONS'),
     }),
     '414': errorResponse('414', 'Request URL too long (code invalid_parameter).'),
-    '431': errorResponse('431', 'Request line or headers over 16 KiB, refused by the HTTP parser (code invalid_parameter).'),
+    '431': errorResponse(
+      '431',
+      'Request line or headers over 16 KiB, refused by the HTTP parser (code invalid_parameter).',
+    ),
     '429': errorResponse('429', 'Request limit reached (code rate_limited).', { 'Retry-After': RETRY_AFTER }),
     '503': errorResponse('503', 'Service unavailable (code unavailable).', { 'Retry-After': RETRY_AFTER }),
   }
 }
 
-const okHeaders = { ETag: header('Strong entity tag; send it back in If-None-Match for a 304.'), ...RATE_LIMIT_HEADERS }
+const okHeaders = {
+  ETag: header('Strong entity tag; send it back in If-None-Match for a 304.'),
+  ...RATE_LIMIT_HEADERS,
+}
 
-function operation(operationId: string, summary: string, params: JsonObject[], ok: JsonObject, extra: JsonObject = {}): JsonObject {
+function operation(
+  operationId: string,
+  summary: string,
+  params: JsonObject[],
+  ok: JsonObject,
+  extra: JsonObject = {},
+): JsonObject {
   return {
     get: {
       operationId,
@@ -102,7 +195,9 @@ function operation(operationId: string, summary: string, params: JsonObject[], o
 function downloadOperation(): JsonObject {
   const { '307': _redirect, ...responses } = commonResponses()
   const validators = {
-    ETag: header('Strong entity tag of this representation (plain or gzip); send it back in If-None-Match for a 304.'),
+    ETag: header(
+      'Strong entity tag of this representation (plain or gzip); send it back in If-None-Match for a 304.',
+    ),
     'Last-Modified': header('When the served snapshot was published; If-Modified-Since is answered too.'),
   }
   return {
@@ -117,12 +212,20 @@ function downloadOperation(): JsonObject {
       parameters: parameters(NoParamsSchema, 'query'),
       responses: {
         '200': {
-          description: 'Every record, one JSON object (see the Fact schema) per line, each line ending with a line feed.',
+          description:
+            'Every record, one JSON object (see the Fact schema) per line, each line ending with a line feed.',
           headers: { ...validators, ...RATE_LIMIT_HEADERS },
-          content: { 'application/x-ndjson': { schema: { type: 'string', description: 'Lines of JSON, each a Fact.' } } },
+          content: {
+            'application/x-ndjson': {
+              schema: { type: 'string', description: 'Lines of JSON, each a Fact.' },
+            },
+          },
         },
         ...responses,
-        '304': { description: 'Not modified: the If-None-Match ETag (or If-Modified-Since date) is current.', headers: { ...validators, ...RATE_LIMIT_HEADERS } },
+        '304': {
+          description: 'Not modified: the If-None-Match ETag (or If-Modified-Since date) is current.',
+          headers: { ...validators, ...RATE_LIMIT_HEADERS },
+        },
       },
     },
   }
@@ -140,33 +243,60 @@ export function buildOpenApiDocument(serverUrl?: string, contact?: string): Json
     info: {
       title: 'Reference-Records API',
       version: API_VERSION,
-      summary: 'Public, read-only records of a driving-licence training website: official rules, lessons, method, offers.',
+      summary:
+        'Public, read-only records of a driving-licence training website: official rules, lessons, method, offers.',
       description:
         'GET only, no key, public CORS. Every operation first answers 307 to its live read (po_live=1). ' +
         'Requests are limited per client (shared with the MCP server); a 429 carries Retry-After.',
       ...(contact === undefined ? {} : { contact: { name: 'Publisher of the records', email: contact } }),
       // The description and the software are MIT; the records' reuse conditions are in the catalogue
       // (`reuse`). An absolute URL, whether or not the service knows its public address.
-      license: { name: 'MIT (this description and the software; reuse of the records: see the catalogue)', url: 'https://spdx.org/licenses/MIT.html' },
+      license: {
+        name: 'MIT (this description and the software; reuse of the records: see the catalogue)',
+        url: 'https://spdx.org/licenses/MIT.html',
+      },
     },
     servers: [{ url: `${serverUrl ?? ''}${API_PREFIX}` }],
     security: [],
     tags: [{ name: 'records', description: 'Catalogue, search and records.' }],
     paths: {
-      '/': operation('getCatalogue', 'The catalogue: record counts, links, limits, reuse conditions.', parameters(NoParamsSchema, 'query'), jsonBody('The catalogue.', ref('Catalogue'), okHeaders, { sample: { summary: 'The bundled sample', value: CATALOGUE_EXAMPLE } })),
-      '/facts': operation('searchFacts', 'Search records; page with limit and offset.', parameters(SearchParamsSchema, 'query'), jsonBody('A page of matching records.', ref('SearchResult'), okHeaders, {
-        search: { summary: 'q=vitesse agglomération&kind=fact&limit=1', value: SEARCH_EXAMPLE },
-        noMatch: { summary: "q=peut-on rouler en trotinette sur l'autoroute ? (nothing matches: corrections and relaxed queries)", value: SEARCH_NO_MATCH_EXAMPLE },
-      })),
+      '/': operation(
+        'getCatalogue',
+        'The catalogue: record counts, links, limits, reuse conditions.',
+        parameters(NoParamsSchema, 'query'),
+        jsonBody('The catalogue.', ref('Catalogue'), okHeaders, {
+          sample: { summary: 'The bundled sample', value: CATALOGUE_EXAMPLE },
+        }),
+      ),
+      '/facts': operation(
+        'searchFacts',
+        'Search records; page with limit and offset.',
+        parameters(SearchParamsSchema, 'query'),
+        jsonBody('A page of matching records.', ref('SearchResult'), okHeaders, {
+          search: { summary: 'q=vitesse agglomération&kind=fact&limit=1', value: SEARCH_EXAMPLE },
+          noMatch: {
+            summary:
+              "q=peut-on rouler en trotinette sur l'autoroute ? (nothing matches: corrections and relaxed queries)",
+            value: SEARCH_NO_MATCH_EXAMPLE,
+          },
+        }),
+      ),
       '/facts/{id}': operation(
         'getFact',
         'One record, with its provenance (sources, verification fields).',
         [...parameters(FactPathSchema, 'path'), ...parameters(NoParamsSchema, 'query')],
-        jsonBody('The record.', ref('Fact'), okHeaders, { rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE } }),
+        jsonBody('The record.', ref('Fact'), okHeaders, {
+          rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE },
+        }),
         { '404': errorResponse('404', 'Unknown record (code not_found).') },
       ),
       '/facts.ndjson': downloadOperation(),
-      '/openapi.json': operation('getOpenApi', 'This OpenAPI 3.1 document.', parameters(NoParamsSchema, 'query'), jsonBody('The OpenAPI document.', { type: 'object' }, okHeaders)),
+      '/openapi.json': operation(
+        'getOpenApi',
+        'This OpenAPI 3.1 document.',
+        parameters(NoParamsSchema, 'query'),
+        jsonBody('The OpenAPI document.', { type: 'object' }, okHeaders),
+      ),
     },
     components: { schemas: componentSchemas() },
   }

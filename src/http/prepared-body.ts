@@ -25,7 +25,10 @@ const GZIP_LEVEL: Record<Effort, number> = { fast: 6, best: 9 }
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 const brotliOptions = (effort: Effort, size: number) => ({
-  params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort], [constants.BROTLI_PARAM_SIZE_HINT]: size },
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
+    [constants.BROTLI_PARAM_SIZE_HINT]: size,
+  },
 })
 
 export class PreparedBody {
@@ -59,7 +62,11 @@ export class PreparedBody {
   encodedSync(encoding: Encoding): Buffer {
     const made = this.#variants.get(encoding)
     if (Buffer.isBuffer(made)) return made
-    const variant = ownCopy(encoding === 'br' ? brotliCompressSync(this.body, brotliOptions(this.effort, this.body.length)) : gzipSync(this.body, { level: GZIP_LEVEL[this.effort] }))
+    const variant = ownCopy(
+      encoding === 'br'
+        ? brotliCompressSync(this.body, brotliOptions(this.effort, this.body.length))
+        : gzipSync(this.body, { level: GZIP_LEVEL[this.effort] }),
+    )
     this.#variants.set(encoding, variant)
     return variant
   }
@@ -68,7 +75,11 @@ export class PreparedBody {
   encoded(encoding: Encoding): Promise<Buffer> {
     const made = this.#variants.get(encoding)
     if (made !== undefined) return Promise.resolve(made)
-    const variant = (encoding === 'br' ? brotliAsync(this.body, brotliOptions(this.effort, this.body.length)) : gzipAsync(this.body, { level: GZIP_LEVEL[this.effort] })).then((compressed) => {
+    const variant = (
+      encoding === 'br'
+        ? brotliAsync(this.body, brotliOptions(this.effort, this.body.length))
+        : gzipAsync(this.body, { level: GZIP_LEVEL[this.effort] })
+    ).then((compressed) => {
       const bytes = ownCopy(compressed)
       this.#variants.set(encoding, bytes)
       return bytes
@@ -100,7 +111,8 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 }
 
 /** The tag of one encoding of a body: a strong ETag names exact bytes, so each encoding has its own. */
-export const taggedFor = (etag: string, encoding: Encoding | undefined): string => (encoding === undefined ? etag : `${etag.slice(0, -1)}-${encoding}"`)
+export const taggedFor = (etag: string, encoding: Encoding | undefined): string =>
+  encoding === undefined ? etag : `${etag.slice(0, -1)}-${encoding}"`
 
 const OFFERED = ['br', 'gzip', 'identity']
 /** Accept-Encoding values seen, and what they choose: clients send a handful of distinct values. */

@@ -25,7 +25,10 @@ function decode(component: string, name: string): string {
   try {
     return decodeURIComponent(component.replaceAll('+', ' '))
   } catch {
-    throw new ApiError('invalid_parameter', `Query parameter "${name}" has invalid percent-encoding (use UTF-8, e.g. %C3%A9 for é)`)
+    throw new ApiError(
+      'invalid_parameter',
+      `Query parameter "${name}" has invalid percent-encoding (use UTF-8, e.g. %C3%A9 for é)`,
+    )
   }
 }
 

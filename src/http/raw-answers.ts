@@ -15,7 +15,12 @@ import { statusOf } from './status.js'
 export type ErrorAnswer = { status: number; headers: Record<string, string>; body: Buffer }
 
 /** The answer to `err` on a path with these CORS headers; `rendered` is a mount's own error body, the contract's when absent. */
-export function errorAnswer(err: ApiError, cors: PreparedCors, rendered?: object, extra: Record<string, string> = {}): ErrorAnswer {
+export function errorAnswer(
+  err: ApiError,
+  cors: PreparedCors,
+  rendered?: object,
+  extra: Record<string, string> = {},
+): ErrorAnswer {
   const status = statusOf(err)
   const body = Buffer.from(JSON.stringify(rendered ?? toErrorBody(err)))
   const headers: Record<string, string> = {
@@ -31,7 +36,11 @@ export function errorAnswer(err: ApiError, cors: PreparedCors, rendered?: object
 }
 
 /** A mount's error body for `err` (undefined without a renderer: the contract's); see ErrorBodyRenderer for `req`. */
-export async function renderErrorBody(err: ApiError, render: ErrorBodyRenderer | undefined, req?: IncomingMessage): Promise<object | undefined> {
+export async function renderErrorBody(
+  err: ApiError,
+  render: ErrorBodyRenderer | undefined,
+  req?: IncomingMessage,
+): Promise<object | undefined> {
   return render === undefined ? undefined : render(err, statusOf(err), req)
 }
 
@@ -44,6 +53,7 @@ export function writeAnswer(res: ServerResponse, answer: ErrorAnswer, head = fal
 /** The bytes of an answer for a bare socket, closing the connection (the request could not be parsed). */
 export function rawAnswer(answer: ErrorAnswer): Buffer {
   let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n`
-  for (const [name, value] of Object.entries({ ...answer.headers, connection: 'close' })) head += `${name}: ${value}\r\n`
+  for (const [name, value] of Object.entries({ ...answer.headers, connection: 'close' }))
+    head += `${name}: ${value}\r\n`
   return Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), answer.body])
 }

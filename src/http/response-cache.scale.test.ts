@@ -18,7 +18,11 @@ describe('ResponseCache memory', () => {
     const before = processHeldBytes()
     for (let i = 0; i < 100_000; i++) {
       const body = Buffer.from(`{"results":[],"total":0,"limit":10,"offset":${i % 10_000}}`) // from the shared pool
-      cache.set(snapshot, `/api/v1/facts?q=nothing${i}&po_live=1`, new PreparedBody(body, 'application/json', 'fast', `"${'e'.repeat(27)}"`))
+      cache.set(
+        snapshot,
+        `/api/v1/facts?q=nothing${i}&po_live=1`,
+        new PreparedBody(body, 'application/json', 'fast', `"${'e'.repeat(27)}"`),
+      )
     }
     const grown = processHeldBytes() - before
     expect(cache.heldBytes(snapshot)).toBeLessThanOrEqual(bound)
@@ -28,10 +32,20 @@ describe('ResponseCache memory', () => {
   it('counts room for the compressed variants: large answers compressed both ways stay within the bound', () => {
     const bound = 4 * 1024 * 1024
     const cache = new ResponseCache(bound)
-    const text = JSON.stringify({ results: Array.from({ length: 40 }, (_, i) => ({ id: i, title: `Règle ${i}`, text: 'La vitesse est limitée en agglomération. '.repeat(8) })) })
+    const text = JSON.stringify({
+      results: Array.from({ length: 40 }, (_, i) => ({
+        id: i,
+        title: `Règle ${i}`,
+        text: 'La vitesse est limitée en agglomération. '.repeat(8),
+      })),
+    })
     const before = processHeldBytes()
     for (let i = 0; i < 2_000; i++) {
-      const stored = cache.set(snapshot, `/api/v1/facts?q=x${i}&po_live=1`, new PreparedBody(`${text}${i}`, 'application/json', 'fast'))
+      const stored = cache.set(
+        snapshot,
+        `/api/v1/facts?q=x${i}&po_live=1`,
+        new PreparedBody(`${text}${i}`, 'application/json', 'fast'),
+      )
       stored.encodedSync('br')
       stored.encodedSync('gzip')
     }

@@ -39,7 +39,10 @@ export class ResponseCache {
   set(index: RecordIndex, key: string, value: PreparedBody): PreparedBody {
     let cache = this.#bySnapshot.get(index)
     if (cache === undefined) {
-      cache = new LRUCache<string, PreparedBody>({ maxSize: this.maxBytes, sizeCalculation: (v, k) => entrySize(k, v) })
+      cache = new LRUCache<string, PreparedBody>({
+        maxSize: this.maxBytes,
+        sizeCalculation: (v, k) => entrySize(k, v),
+      })
       this.#bySnapshot.set(index, cache)
     }
     const own = new PreparedBody(ownCopy(value.body), value.type, value.effort, value.etag)

@@ -40,7 +40,9 @@ export type HttpServerParts = {
   factory(handler: RequestListener): Server
 }
 
-export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> & { cors: CorsTable; timeouts: Timeouts }): HttpServerParts {
+export function httpServerParts(
+  options: Omit<FrontDoorOptions, 'connections'> & { cors: CorsTable; timeouts: Timeouts },
+): HttpServerParts {
   const timeouts = options.timeouts
   let server: Server | undefined
   let connections: Connections | undefined
@@ -67,8 +69,17 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
       server.on('checkExpectation', (req: IncomingMessage, res) => {
         connections!.admit(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
-          const err = new HttpRefusal(417, `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`)
-          const write = (body?: object) => writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, { 'x-request-id': options.requestId(req) }))
+          const err = new HttpRefusal(
+            417,
+            `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`,
+          )
+          const write = (body?: object) =>
+            writeAnswer(
+              res,
+              errorAnswer(err, options.cors.policyFor(path), body, {
+                'x-request-id': options.requestId(req),
+              }),
+            )
           const render = options.errorBodyFor(path)
           if (render === undefined) return write()
           // No request for the renderer: the client sends no body until its expectation is met.
@@ -86,7 +97,11 @@ export function httpServerParts(options: Omit<FrontDoorOptions, 'connections'> &
       })
       // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.
       server.on('connect', (req: IncomingMessage, socket: Socket) => {
-        const refusal: ApiError = new MethodRefusal('CONNECT', String(req.url).slice(0, 100), 'GET, HEAD, OPTIONS')
+        const refusal: ApiError = new MethodRefusal(
+          'CONNECT',
+          String(req.url).slice(0, 100),
+          'GET, HEAD, OPTIONS',
+        )
         // Node detaches its HTTP machinery from the socket here, including the relay of the socket's
         // 'drain' to the response being written: a streamed answer still in flight (the NDJSON
         // download) would stall for good once the socket's buffer fills. Relay it ourselves until

@@ -7,14 +7,21 @@ import type { Fact } from '../core/records/record.js'
 import { RecordIndex } from '../core/search/record-index.js'
 import { SnapshotDownloads } from './snapshot-download.js'
 
-const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
+const fixture = JSON.parse(
+  readFileSync(new URL('../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
 
 describe('SnapshotDownloads', () => {
   it('streams the snapshot as NDJSON of the served JSON, with its exact length', async () => {
     const index = RecordIndex.build({ records: fixture })
     const plain = new SnapshotDownloads().plain(index)
     const body = await text(plain.stream())
-    expect(body).toBe(index.listed(0, index.size).map((e) => `${e.bytes.toString()}\n`).join(''))
+    expect(body).toBe(
+      index
+        .listed(0, index.size)
+        .map((e) => `${e.bytes.toString()}\n`)
+        .join(''),
+    )
     expect(plain.length).toBe(Buffer.byteLength(body))
   })
 

@@ -47,7 +47,11 @@ export class SnapshotDownloads {
       let length = 0
       for (const entry of index.inListingOrder()) length += entry.bytes.length + 1
       // The snapshot's version hashes exactly these lines (each record's JSON and "\n", in listing order).
-      plain = { etag: strongEtag(`ndjson|${index.version}`), length, stream: () => Readable.from(ndjsonChunks(index), { objectMode: false }) }
+      plain = {
+        etag: strongEtag(`ndjson|${index.version}`),
+        length,
+        stream: () => Readable.from(ndjsonChunks(index), { objectMode: false }),
+      }
       this.#plain.set(index, plain)
     }
     return plain
@@ -67,9 +71,13 @@ export class SnapshotDownloads {
 
 async function compress(index: RecordIndex): Promise<GzipDownload> {
   const parts: Buffer[] = []
-  await pipeline(Readable.from(ndjsonChunks(index), { objectMode: false }), createGzip(), async (compressed: AsyncIterable<Buffer>) => {
-    for await (const part of compressed) parts.push(part)
-  })
+  await pipeline(
+    Readable.from(ndjsonChunks(index), { objectMode: false }),
+    createGzip(),
+    async (compressed: AsyncIterable<Buffer>) => {
+      for await (const part of compressed) parts.push(part)
+    },
+  )
   const body = Buffer.concat(parts)
   return { body, etag: strongEtag(body) }
 }

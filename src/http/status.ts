@@ -11,7 +11,9 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
 }
 
 // The table read backwards (404 → not_found, 405 → method_not_allowed…).
-const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]))
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]),
+)
 
 /**
  * A refusal at the HTTP level that keeps a contract code but needs its own status (414 URL too
@@ -26,7 +28,8 @@ export class HttpRefusal extends ApiError {
   }
 }
 
-export const statusOf = (err: ApiError): number => (err instanceof HttpRefusal ? err.status : STATUS_BY_CODE[err.code])
+export const statusOf = (err: ApiError): number =>
+  err instanceof HttpRefusal ? err.status : STATUS_BY_CODE[err.code]
 
 /** The code of a 4xx status raised by the framework (a bad URL, a body too large…). */
 export const codeOfStatus = (status: number): ErrorCode => CODE_BY_STATUS.get(status) ?? 'invalid_parameter'

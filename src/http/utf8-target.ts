@@ -40,7 +40,9 @@ export function encodeRawTarget(packet: Buffer): Buffer | undefined {
     return undefined
   }
   let encoded = ''
-  for (const byte of target) encoded += byte >= 0x80 ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(byte)
+  for (const byte of target)
+    encoded +=
+      byte >= 0x80 ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(byte)
   const rest = head.subarray(lineEnd + 2, headEnd + 2).toString('latin1')
   return Buffer.from(`${method} ${encoded} ${version}\r\n${rest}Connection: close\r\n\r\n`, 'latin1')
 }

@@ -28,22 +28,36 @@ const MAX_TOOLS_LIST_BYTES = 8_000
 
 // The keywords that constrain an instance (the MCP Inspector's list, @modelcontextprotocol/inspector 2.12).
 const CONSTRAINING = new Set(
-  ('type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format maxItems minItems ' +
+  (
+    'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format maxItems minItems ' +
     'uniqueItems maxContains minContains maxProperties minProperties required dependentRequired allOf anyOf oneOf not items prefixItems ' +
     'contains additionalItems unevaluatedItems properties patternProperties additionalProperties unevaluatedProperties propertyNames ' +
-    'dependentSchemas dependencies $ref $dynamicRef $recursiveRef').split(' '),
+    'dependentSchemas dependencies $ref $dynamicRef $recursiveRef'
+  ).split(' '),
 )
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas']
 const SUBSCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
-const SUBSCHEMAS = ['items', 'contains', 'not', 'propertyNames', 'additionalProperties', 'unevaluatedProperties']
+const SUBSCHEMAS = [
+  'items',
+  'contains',
+  'not',
+  'propertyNames',
+  'additionalProperties',
+  'unevaluatedProperties',
+]
 
 /** Paths of subschemas that accept anything without saying so (`{}` or annotations only). */
 function unconstrained(node: unknown, path = ''): string[] {
   if (typeof node !== 'object' || node === null) return []
   const found = Object.keys(node).some((k) => CONSTRAINING.has(k)) ? [] : [path || '(root)']
   const n = node as Json
-  for (const key of SUBSCHEMA_MAPS) for (const [name, sub] of Object.entries<unknown>(n[key] ?? {})) found.push(...unconstrained(sub, `${path}.${key}.${name}`))
-  for (const key of SUBSCHEMA_ARRAYS) (n[key] ?? []).forEach((sub: unknown, i: number) => found.push(...unconstrained(sub, `${path}.${key}[${i}]`)))
+  for (const key of SUBSCHEMA_MAPS)
+    for (const [name, sub] of Object.entries<unknown>(n[key] ?? {}))
+      found.push(...unconstrained(sub, `${path}.${key}.${name}`))
+  for (const key of SUBSCHEMA_ARRAYS)
+    (n[key] ?? []).forEach((sub: unknown, i: number) =>
+      found.push(...unconstrained(sub, `${path}.${key}[${i}]`)),
+    )
   for (const key of SUBSCHEMAS) if (key in n) found.push(...unconstrained(n[key], `${path}.${key}`))
   return found
 }
@@ -53,7 +67,10 @@ let tools: Json[]
 beforeAll(async () => {
   const records = new LiveRecords()
   await loadInto(new FileRecordSource(SAMPLE), records)
-  const server = await buildMcpServer(new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 120, contact: 'test@example.org' })), { version: '0.0.0', recordPage: (r) => r.url })
+  const server = await buildMcpServer(
+    new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 120, contact: 'test@example.org' })),
+    { version: '0.0.0', recordPage: (r) => r.url },
+  )
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   client = new Client({ name: 'test', version: '1' })
@@ -64,7 +81,9 @@ afterAll(() => client?.close())
 
 describe('tool output schemas', () => {
   it(`weigh at most ${MAX_OUTPUT_SCHEMA_BYTES} bytes together, in a tools/list of at most ${MAX_TOOLS_LIST_BYTES}`, () => {
-    const sizes: Record<string, number> = Object.fromEntries(tools.filter((t) => t.outputSchema).map((t) => [t.name, JSON.stringify(t.outputSchema).length]))
+    const sizes: Record<string, number> = Object.fromEntries(
+      tools.filter((t) => t.outputSchema).map((t) => [t.name, JSON.stringify(t.outputSchema).length]),
+    )
     const total = Object.values(sizes).reduce((a, b) => a + b, 0)
     expect(total, JSON.stringify(sizes)).toBeLessThanOrEqual(MAX_OUTPUT_SCHEMA_BYTES)
     expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(MAX_TOOLS_LIST_BYTES)
@@ -87,14 +106,20 @@ describe('tool output schemas', () => {
     // undescribed (organization_data, video, …) are still allowed.
     const fact = tools.find((t) => t.name === 'get_fact')!.outputSchema
     expect(fact.additionalProperties).toBeUndefined()
-    expect(Object.keys(fact.properties)).toEqual(expect.arrayContaining(['id', 'kind', 'title', 'text', 'url', 'sources', 'verified_at', 'modified_at']))
+    expect(Object.keys(fact.properties)).toEqual(
+      expect.arrayContaining(['id', 'kind', 'title', 'text', 'url', 'sources', 'verified_at', 'modified_at']),
+    )
   })
 
   it('still validate the structured outputs, and still refuse what the schemas refuse', async () => {
     const ajv = new Ajv2020({ strict: false })
     addFormats(ajv)
-    const validators = Object.fromEntries(tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema)]))
-    const firstOf = async (kind: string) => ((await client.callTool({ name: 'search_facts', arguments: { kind, limit: 1 } })) as Json).structuredContent.results[0].id as string
+    const validators = Object.fromEntries(
+      tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema)]),
+    )
+    const firstOf = async (kind: string) =>
+      ((await client.callTool({ name: 'search_facts', arguments: { kind, limit: 1 } })) as Json)
+        .structuredContent.results[0].id as string
     const calls: [string, Record<string, unknown>][] = [
       ['search_facts', { limit: 50 }],
       ['search_facts', { limit: 50, offset: 50 }],
@@ -110,10 +135,22 @@ describe('tool output schemas', () => {
     for (const [name, args] of calls) {
       const result = (await client.callTool({ name, arguments: args })) as Json
       expect(result.isError, `${name} ${JSON.stringify(args)}`).toBeFalsy()
-      expect(validators[name]!(result.structuredContent), `${name} ${JSON.stringify(args)}: ${ajv.errorsText(validators[name]!.errors)}`).toBe(true)
+      expect(
+        validators[name]!(result.structuredContent),
+        `${name} ${JSON.stringify(args)}: ${ajv.errorsText(validators[name]!.errors)}`,
+      ).toBe(true)
     }
-    const record = ((await client.callTool({ name: 'get_fact', arguments: { id: await firstOf('fact') } })) as Json).structuredContent
-    for (const bad of [{ verified_at: '2026-02-30' }, { modified_at: '2026-01-01' }, { kind: 'rule' }, { id: 'x' }, { sources: [{ url: 'x' }] }, { title: 3 }]) {
+    const record = (
+      (await client.callTool({ name: 'get_fact', arguments: { id: await firstOf('fact') } })) as Json
+    ).structuredContent
+    for (const bad of [
+      { verified_at: '2026-02-30' },
+      { modified_at: '2026-01-01' },
+      { kind: 'rule' },
+      { id: 'x' },
+      { sources: [{ url: 'x' }] },
+      { title: 3 },
+    ]) {
       expect(validators.get_fact!({ ...record, ...bad }), JSON.stringify(bad)).toBe(false)
     }
   })
@@ -122,11 +159,25 @@ describe('tool output schemas', () => {
 describe('portableJsonSchema', () => {
   it('inlines a root $ref, keeping the definition when something else refers to it', () => {
     const node = { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } }
-    expect(portableJsonSchema({ $ref: '#/$defs/Node', $defs: { Node: node } })).toEqual({ ...node, $defs: { Node: node } })
-    expect(portableJsonSchema({ $ref: '#/$defs/Leaf', $defs: { Leaf: { type: 'string' } } })).toEqual({ type: 'string' })
+    expect(portableJsonSchema({ $ref: '#/$defs/Node', $defs: { Node: node } })).toEqual({
+      ...node,
+      $defs: { Node: node },
+    })
+    expect(portableJsonSchema({ $ref: '#/$defs/Leaf', $defs: { Leaf: { type: 'string' } } })).toEqual({
+      type: 'string',
+    })
   })
   it('keeps properties named like keywords', () => {
-    const schema = { type: 'object', properties: { example: { type: 'string' }, maximum: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER } } }
-    expect(portableJsonSchema(schema)).toEqual({ type: 'object', properties: { example: { type: 'string' }, maximum: { type: 'integer' } } })
+    const schema = {
+      type: 'object',
+      properties: {
+        example: { type: 'string' },
+        maximum: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER },
+      },
+    }
+    expect(portableJsonSchema(schema)).toEqual({
+      type: 'object',
+      properties: { example: { type: 'string' }, maximum: { type: 'integer' } },
+    })
   })
 })

@@ -23,25 +23,43 @@ export type SchemaUse = 'input' | { output: TerseOptions }
  * every connection, and what a client needs of them is the shape of the result, not its prose.
  */
 export function withCachedJsonSchema<S extends z.ZodType>(schema: S, use: SchemaUse = 'input'): S {
-  const standard = schema['~standard'] as z.ZodType['~standard'] & { jsonSchema: { input: Converter; output: Converter } }
-  const cache = new Map<string, Record<string, unknown>>()
-  const cached = (io: 'input' | 'output'): Converter => (options) => {
-    const key = `${io}:${options.target}:${JSON.stringify(options.libraryOptions ?? {})}`
-    let json = cache.get(key)
-    if (json === undefined) {
-      const portable = portableJsonSchema(standard.jsonSchema[io](options))
-      cache.set(key, (json = Object.freeze(use === 'input' ? portable : terseOutputSchema(portable, use.output))))
-    }
-    return json
+  const standard = schema['~standard'] as z.ZodType['~standard'] & {
+    jsonSchema: { input: Converter; output: Converter }
   }
+  const cache = new Map<string, Record<string, unknown>>()
+  const cached =
+    (io: 'input' | 'output'): Converter =>
+    (options) => {
+      const key = `${io}:${options.target}:${JSON.stringify(options.libraryOptions ?? {})}`
+      let json = cache.get(key)
+      if (json === undefined) {
+        const portable = portableJsonSchema(standard.jsonSchema[io](options))
+        cache.set(
+          key,
+          (json = Object.freeze(use === 'input' ? portable : terseOutputSchema(portable, use.output))),
+        )
+      }
+      return json
+    }
   const patched = { ...standard, jsonSchema: { input: cached('input'), output: cached('output') } }
-  return new Proxy(schema, { get: (target, property, receiver) => (property === '~standard' ? patched : Reflect.get(target, property, receiver)) })
+  return new Proxy(schema, {
+    get: (target, property, receiver) =>
+      property === '~standard' ? patched : Reflect.get(target, property, receiver),
+  })
 }
 
 // zod's bounds for z.int(): JavaScript's safe integers. They constrain nothing a JSON value can
 // hold as an integer anyway, and were repeated on every count.
-const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
-const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs'])
+const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = {
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+}
+const SCHEMA_MAPS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  '$defs',
+])
 // Formats whose zod pattern (a long regular expression) is shared through $defs rather than repeated.
 const SHARED_FORMATS: Readonly<Record<string, string>> = { date: 'Date', 'date-time': 'DateTime' }
 
@@ -80,7 +98,10 @@ export function portableJsonSchema(schema: Json): Json {
       if (key === 'additionalProperties' && isEmptySchema(value)) out[key] = true
       else if (key === 'example') out.examples = [value]
       // In these the keys are names (of properties, of definitions), not keywords.
-      else out[key] = SCHEMA_MAPS.has(key) ? mapValues(value as Record<string, unknown>, rewrite) : rewrite(value)
+      else
+        out[key] = SCHEMA_MAPS.has(key)
+          ? mapValues(value as Record<string, unknown>, rewrite)
+          : rewrite(value)
     }
     return shareFormat(out, shared, defs)
   }
@@ -97,13 +118,16 @@ function shareFormat(node: Json, shared: Record<string, Json>, defs: Record<stri
   const { type, format, pattern, ...annotations } = node
   const definition = { type, format, pattern }
   // Another pattern for the same format (or a definition of that name from the schemas) stays inline.
-  if (defs[name] !== undefined || (shared[name] !== undefined && shared[name].pattern !== pattern)) return node
+  if (defs[name] !== undefined || (shared[name] !== undefined && shared[name].pattern !== pattern))
+    return node
   shared[name] = definition
   return { $ref: `#/$defs/${name}`, ...annotations }
 }
 
-const mapValues = (map: Record<string, unknown>, f: (value: unknown) => unknown) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, f(v)]))
-const isEmptySchema = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+const mapValues = (map: Record<string, unknown>, f: (value: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(map).map(([k, v]) => [k, f(v)]))
+const isEmptySchema = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
 const isOnlyStringType = (value: unknown) => JSON.stringify(value) === '{"type":"string"}'
 
 /**
@@ -118,19 +142,35 @@ const isOnlyStringType = (value: unknown) => JSON.stringify(value) === '{"type":
  * reference to it.
  */
 // Bounds a server's own results always meet: they tell a client nothing it can act on.
-const OUTPUT_BOUNDS: ReadonlySet<string> = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'])
+const OUTPUT_BOUNDS: ReadonlySet<string> = new Set([
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+])
 
 export type TerseOptions = { keep: readonly string[]; depth?: number }
 
-export function terseOutputSchema(schema: Json, { keep, depth = Number.POSITIVE_INFINITY }: TerseOptions): Json {
+export function terseOutputSchema(
+  schema: Json,
+  { keep, depth = Number.POSITIVE_INFINITY }: TerseOptions,
+): Json {
   const defs = (schema.$defs as Record<string, Json> | undefined) ?? {}
   const dates = new Set(Object.values(SHARED_FORMATS).filter((name) => defs[name] !== undefined))
   const unkept = (node: unknown): boolean => {
-    const ref = typeof (node as Json | null)?.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec((node as Json).$ref as string)?.[1] : undefined
+    const ref =
+      typeof (node as Json | null)?.$ref === 'string'
+        ? /^#\/\$defs\/([^/]+)$/.exec((node as Json).$ref as string)?.[1]
+        : undefined
     return ref !== undefined && !dates.has(ref) && !keep.includes(ref)
   }
   // A property that is a definition not kept, or an array of them.
-  const isUnkeptRef = (node: unknown): boolean => unkept(node) || ((node as Json | null)?.type === 'array' && unkept((node as Json).items))
+  const isUnkeptRef = (node: unknown): boolean =>
+    unkept(node) || ((node as Json | null)?.type === 'array' && unkept((node as Json).items))
   const typeOnly = (node: Json): Json => (typeof node.type === 'string' ? { type: node.type } : {})
   // `level`: objects above this node; a definition is rewritten at level 0 (it may be used anywhere).
   const rewrite = (node: unknown, level: number): unknown => {
@@ -138,14 +178,26 @@ export function terseOutputSchema(schema: Json, { keep, depth = Number.POSITIVE_
     if (node === null || typeof node !== 'object') return node
     const input = node as Json
     const ref = typeof input.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec(input.$ref)?.[1] : undefined
-    if (ref !== undefined && dates.has(ref)) return rewrite({ ...defs[ref], ...input, $ref: undefined }, level)
+    if (ref !== undefined && dates.has(ref))
+      return rewrite({ ...defs[ref], ...input, $ref: undefined }, level)
     if (ref !== undefined && !keep.includes(ref)) return defs[ref] === undefined ? {} : typeOnly(defs[ref])
     if (input.type === 'object' && level > depth) return typeOnly(input)
     const below = input.type === 'object' ? level + 1 : level
     const out: Json = {}
     for (const [key, value] of Object.entries(input)) {
-      if (value === undefined || key === 'examples' || key === '$schema' || (key === 'description' && level > 0)) continue
-      if ((key === 'pattern' && typeof input.format === 'string') || (key === 'additionalProperties' && value === false) || OUTPUT_BOUNDS.has(key)) continue
+      if (
+        value === undefined ||
+        key === 'examples' ||
+        key === '$schema' ||
+        (key === 'description' && level > 0)
+      )
+        continue
+      if (
+        (key === 'pattern' && typeof input.format === 'string') ||
+        (key === 'additionalProperties' && value === false) ||
+        OUTPUT_BOUNDS.has(key)
+      )
+        continue
       if (key === '$defs') {
         const kept = Object.entries(value as Record<string, unknown>).filter(([name]) => keep.includes(name))
         if (kept.length > 0) out[key] = Object.fromEntries(kept.map(([name, d]) => [name, rewrite(d, 1)]))
@@ -153,7 +205,10 @@ export function terseOutputSchema(schema: Json, { keep, depth = Number.POSITIVE_
         // A property made of a definition not kept is left out: the object, no longer closed, still allows it.
         const described = Object.entries(value as Json).filter(([, v]) => !isUnkeptRef(v))
         out[key] = Object.fromEntries(described.map(([name, v]) => [name, rewrite(v, below)]))
-      } else out[key] = SCHEMA_MAPS.has(key) ? mapValues(value as Record<string, unknown>, (v) => rewrite(v, below)) : rewrite(value, below)
+      } else
+        out[key] = SCHEMA_MAPS.has(key)
+          ? mapValues(value as Record<string, unknown>, (v) => rewrite(v, below))
+          : rewrite(value, below)
     }
     return out
   }

@@ -15,7 +15,9 @@ describe('ToolCallCache.keyOf', () => {
   const params = { name: 'search_facts', arguments: { q: 'vitesse' } }
 
   it('is the same for the same call and the header fields the SDK reads', () => {
-    expect(cache.keyOf(requestWith({ ...JSON_HEADERS, 'x-request-id': 'a' }), params)).toBe(cache.keyOf(requestWith({ ...JSON_HEADERS, 'x-request-id': 'b' }), { ...params }))
+    expect(cache.keyOf(requestWith({ ...JSON_HEADERS, 'x-request-id': 'a' }), params)).toBe(
+      cache.keyOf(requestWith({ ...JSON_HEADERS, 'x-request-id': 'b' }), { ...params }),
+    )
   })
 
   it('tells calls apart by their params and by every header field the SDK reads', () => {
@@ -39,9 +41,16 @@ describe('ToolCallCache.get', () => {
   it("sends the SDK's bytes with each request's own id, never another's", () => {
     const cache = new ToolCallCache()
     const snapshot = {}
-    cache.remember(snapshot, 'k', 7, reply('{"result":{"content":[{"type":"text","text":"\\"id\\":7"}]},"jsonrpc":"2.0","id":7}'))
+    cache.remember(
+      snapshot,
+      'k',
+      7,
+      reply('{"result":{"content":[{"type":"text","text":"\\"id\\":7"}]},"jsonrpc":"2.0","id":7}'),
+    )
     const kept = cache.get(snapshot, 'k', 'call-8')!
-    expect(sent(kept)).toBe('{"result":{"content":[{"type":"text","text":"\\"id\\":7"}]},"jsonrpc":"2.0","id":"call-8"}')
+    expect(sent(kept)).toBe(
+      '{"result":{"content":[{"type":"text","text":"\\"id\\":7"}]},"jsonrpc":"2.0","id":"call-8"}',
+    )
     expect(kept.length).toBe(Buffer.byteLength(sent(kept)))
     expect(cache.get(snapshot, 'other', 8)).toBeUndefined()
     expect(cache.get({}, 'k', 8)).toBeUndefined() // another snapshot keeps its own answers
@@ -59,7 +68,10 @@ describe('ToolCallCache.get', () => {
 
 describe('cacheableCall', () => {
   it('takes one tools/call request with an id, nothing else', () => {
-    expect(cacheableCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).toEqual({ id: 1, params: {} })
+    expect(cacheableCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).toEqual({
+      id: 1,
+      params: {},
+    })
     expect(cacheableCall({ jsonrpc: '2.0', method: 'tools/call', params: {} })).toBeUndefined()
     expect(cacheableCall([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }])).toBeUndefined()
     expect(cacheableCall({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).toBeUndefined()

@@ -16,7 +16,12 @@ export type JsonRpcId = string | number
  * pieces sent one after the other (a kept answer's are shared: the id goes between the SDK's bytes,
  * which are never copied per request).
  */
-export type RawReply = { status: number; headers: Record<string, string>; body: readonly Buffer[]; length: number }
+export type RawReply = {
+  status: number
+  headers: Record<string, string>
+  body: readonly Buffer[]
+  length: number
+}
 
 /** The SDK's answer with its id taken out: `before` + the id's JSON + `after`. */
 type Template = { status: number; headers: Record<string, string>; before: Buffer; after: Buffer }
@@ -48,7 +53,8 @@ export class ToolCallCache {
     const headers = req.headers
     let key = `${day}\n${JSON.stringify(params)}`
     // One line per field, its value as JSON: an absent field ("-") differs from an empty one ('""').
-    for (const name of KEY_HEADERS) key += `\n${headers[name] === undefined ? '-' : JSON.stringify(headers[name])}`
+    for (const name of KEY_HEADERS)
+      key += `\n${headers[name] === undefined ? '-' : JSON.stringify(headers[name])}`
     return key
   }
 
@@ -57,7 +63,12 @@ export class ToolCallCache {
     const template = this.#bySnapshot.get(snapshot)?.get(key)
     if (template === undefined) return undefined
     const idBytes = Buffer.from(JSON.stringify(id))
-    return { status: template.status, headers: template.headers, body: [template.before, idBytes, template.after], length: template.before.length + idBytes.length + template.after.length }
+    return {
+      status: template.status,
+      headers: template.headers,
+      body: [template.before, idBytes, template.after],
+      length: template.before.length + idBytes.length + template.after.length,
+    }
   }
 
   /**
@@ -68,16 +79,28 @@ export class ToolCallCache {
     if (reply.status !== 200 || !reply.headers['content-type']?.startsWith('application/json')) return
     const text = Buffer.concat(reply.body).toString('utf8')
     const needle = `"id":${JSON.stringify(id)}`
-    for (let at = text.lastIndexOf(needle); at !== -1; at = at === 0 ? -1 : text.lastIndexOf(needle, at - 1)) {
+    for (
+      let at = text.lastIndexOf(needle);
+      at !== -1;
+      at = at === 0 ? -1 : text.lastIndexOf(needle, at - 1)
+    ) {
       const before = text.slice(0, at + 5)
       const after = text.slice(at + needle.length)
       if (!isTopLevelId(`${before}${PROBE}${after}`)) continue
       let cache = this.#bySnapshot.get(snapshot)
       if (cache === undefined) {
-        cache = new LRUCache<string, Template>({ maxSize: MAX_CACHED_BYTES, sizeCalculation: (t, k) => t.before.length + t.after.length + k.length + 256 })
+        cache = new LRUCache<string, Template>({
+          maxSize: MAX_CACHED_BYTES,
+          sizeCalculation: (t, k) => t.before.length + t.after.length + k.length + 256,
+        })
         this.#bySnapshot.set(snapshot, cache)
       }
-      cache.set(key, { status: reply.status, headers: reply.headers, before: Buffer.from(before), after: Buffer.from(after) })
+      cache.set(key, {
+        status: reply.status,
+        headers: reply.headers,
+        before: Buffer.from(before),
+        after: Buffer.from(after),
+      })
       return
     }
   }

@@ -16,7 +16,10 @@ export const CHATGPT_SEARCH_LIMIT = 10
 
 export type ChatGptSearchResult = { id: string; title: string; url: string }
 
-export function chatGptSearchResults(records: readonly Fact[], view: RenderView): { results: ChatGptSearchResult[] } {
+export function chatGptSearchResults(
+  records: readonly Fact[],
+  view: RenderView,
+): { results: ChatGptSearchResult[] } {
   return { results: records.map((r) => ({ id: r.id, title: r.title, url: view.recordPage(r) })) }
 }
 
@@ -31,7 +34,10 @@ export type ChatGptDocument = {
 /** A record as a fetched document; its text is cut at the answer's budget, with the call that reads on. */
 export function chatGptDocument(r: Fact, view: RenderView): ChatGptDocument {
   const { part, next } = cutText(r.text, 0, MAX_ANSWER_CHARS)
-  const text = next === undefined ? part : `${part}\n\n[Text cut at ${next} of ${r.text.length} characters: call get_fact with {"id": "${r.id}", "text_from": ${next}} for the rest.]`
+  const text =
+    next === undefined
+      ? part
+      : `${part}\n\n[Text cut at ${next} of ${r.text.length} characters: call get_fact with {"id": "${r.id}", "text_from": ${next}} for the rest.]`
   const official = r.sources.filter((s) => s.type === 'official').map((s) => ({ label: s.label, url: s.url }))
   return {
     id: r.id,

@@ -9,7 +9,10 @@ import { ID_PREFIXES } from '../core/search/snapshot-builder.js'
 export const MAX_COMPLETIONS = 20
 /** Text that starts like an id: with a dash, a piece of a kind prefix or a prefix and hex digits ("fait" alone is a French word, searched as one). */
 const startsLikeId = (text: string) =>
-  text.includes('-') && ID_PREFIXES.some((p) => p.startsWith(text) || (text.startsWith(p) && /^[0-9a-f]{0,16}$/.test(text.slice(p.length))))
+  text.includes('-') &&
+  ID_PREFIXES.some(
+    (p) => p.startsWith(text) || (text.startsWith(p) && /^[0-9a-f]{0,16}$/.test(text.slice(p.length))),
+  )
 
 export async function completeRecordId(reader: RecordReader, typed: string): Promise<string[]> {
   const text = typed.trim()
@@ -20,7 +23,12 @@ export async function completeRecordId(reader: RecordReader, typed: string): Pro
     if (ids.length > 0) return ids
   }
   try {
-    const page = await reader.search({ q: text.slice(0, 200), match: 'best', limit: MAX_COMPLETIONS, offset: 0 })
+    const page = await reader.search({
+      q: text.slice(0, 200),
+      match: 'best',
+      limit: MAX_COMPLETIONS,
+      offset: 0,
+    })
     return page.results.map((r) => r.id)
   } catch {
     return [] // a completion is a hint: a failed search (no snapshot yet, a remote error) offers nothing

@@ -15,8 +15,15 @@ import { RecordIndex } from '../core/search/record-index.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import { BATCH_REFUSAL, createMcpNodeHandler, MCP_PATH } from './node-handler.js'
 
-const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
-const INITIALIZE = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+const fixture = JSON.parse(
+  readFileSync(new URL('../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+}
 
 const reported: string[] = []
 let http: Server
@@ -24,8 +31,15 @@ let url: string
 beforeAll(async () => {
   const records = new LiveRecords()
   records.swap(RecordIndex.build({ records: fixture }))
-  const reader = new LocalRecordReader(records, new Catalogues({ requestsPerMinute: 0, contact: 'c@example.org', mcpPath: MCP_PATH }))
-  const handler = createMcpNodeHandler(reader, { version: '0.0.0', recordPage: (r) => r.url, log: { debug: (fields) => reported.push(JSON.stringify(fields)) } })
+  const reader = new LocalRecordReader(
+    records,
+    new Catalogues({ requestsPerMinute: 0, contact: 'c@example.org', mcpPath: MCP_PATH }),
+  )
+  const handler = createMcpNodeHandler(reader, {
+    version: '0.0.0',
+    recordPage: (r) => r.url,
+    log: { debug: (fields) => reported.push(JSON.stringify(fields)) },
+  })
   http = createServer((req, res) => void handler.handle(req, res))
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}${MCP_PATH}`
@@ -57,7 +71,11 @@ afterEach(() => {
 })
 
 const post = async (body: object | object[]) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  })
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 /** Lets a rejection nobody handled reach the process's handler before the test looks. */
@@ -82,7 +100,11 @@ describe('MCP handler, 2025-era requests', () => {
     const res = await post(INITIALIZE)
     expect(res).toEqual({
       status: 500,
-      body: { jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'Internal error: the request could not be served' } },
+      body: {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32000, message: 'Internal error: the request could not be served' },
+      },
     })
     expect(connecting).toHaveLength(1)
     expect(closed).toHaveLength(1)
@@ -92,7 +114,9 @@ describe('MCP handler, 2025-era requests', () => {
 
   it('closes the server when handling the request throws', async () => {
     watchClose()
-    vi.spyOn(WebStandardStreamableHTTPServerTransport.prototype, 'handleRequest').mockRejectedValue(new Error('transport failed'))
+    vi.spyOn(WebStandardStreamableHTTPServerTransport.prototype, 'handleRequest').mockRejectedValue(
+      new Error('transport failed'),
+    )
     const res = await post(INITIALIZE)
     expect(res.status).toBe(500)
     expect(closed).toHaveLength(1)
@@ -128,7 +152,12 @@ describe('MCP handler, 2025-era requests', () => {
 
 describe('JSON-RPC batches', () => {
   it('are refused with one Invalid Request error before any call runs: a POST is one request, and counts once', async () => {
-    const search = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_facts', arguments: { q: 'vitesse' } } })
+    const search = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_facts', arguments: { q: 'vitesse' } },
+    })
     const buildsBefore = vi.spyOn(McpServer.prototype, 'connect')
     const res = await post([search(1), search(2), search(3)])
     expect(res.status).toBe(400)

@@ -12,7 +12,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server'
 import type { ApiError } from '../core/errors.js'
 import type { RecordReader } from '../core/api/reader.js'
 import { ToolCallCache, cacheableCall, type RawReply } from './call-cache.js'
@@ -21,7 +26,13 @@ import { buildMcpServer } from './server.js'
 
 export const MCP_PATH = '/mcp'
 /** Request headers MCP clients send (Streamable HTTP), allowed by CORS preflights. */
-export const MCP_REQUEST_HEADERS = ['Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID']
+export const MCP_REQUEST_HEADERS = [
+  'Mcp-Protocol-Version',
+  'Mcp-Session-Id',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Last-Event-ID',
+]
 /** Response headers MCP clients read, exposed by CORS. */
 export const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version']
 /** Largest JSON-RPC request body accepted; tool arguments here are a few hundred bytes. */
@@ -83,17 +94,26 @@ export type McpNodeHandlerOptions = {
 export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandlerOptions): McpNodeHandler {
   const calls = new ToolCallCache()
   const now = options.now ?? (() => new Date())
-  const factory = (): Promise<McpServer> => buildMcpServer(reader, { version: options.version, recordPage: options.recordPage, now })
+  const factory = (): Promise<McpServer> =>
+    buildMcpServer(reader, { version: options.version, recordPage: options.recordPage, now })
   const onerror = (err: Error) => options.log.debug({ problem: err.message }, 'mcp request rejected')
   const modern = withoutConsoleWarnings(options.log, () =>
-    createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MAX_BODY_BYTES, onerror }),
+    createMcpHandler(factory, {
+      legacy: 'reject',
+      responseMode: 'json',
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror,
+    }),
   )
 
   // One server per request, closed whatever happens: a failing connect or request must not leak it,
   // and a failing close must neither replace the answer nor become an unhandled rejection.
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     let server: McpServer | undefined
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
     try {
       server = await factory()
       await server.connect(transport)
@@ -111,18 +131,37 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     }
   }
 
-  const sdkAnswer = async (req: IncomingMessage, body: Buffer<ArrayBuffer>, parsedBody: unknown): Promise<Response> => {
+  const sdkAnswer = async (
+    req: IncomingMessage,
+    body: Buffer<ArrayBuffer>,
+    parsedBody: unknown,
+  ): Promise<Response> => {
     const request = new Request(SDK_URL, { method: 'POST', headers: toHeaders(req), body })
-    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) return legacy(request, parsedBody)
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))
+      return legacy(request, parsedBody)
     return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody })
   }
 
   const respond = async (req: IncomingMessage): Promise<Response | RawReply> => {
     // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
-    if (req.method !== 'POST') return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, { allow: 'POST, OPTIONS' })
+    if (req.method !== 'POST')
+      return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, {
+        allow: 'POST, OPTIONS',
+      })
     const body = await readBody(req, MAX_BODY_BYTES)
-    if (body === 'too large') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null)
-    if (body === 'too large, not read') return jsonRpcError(413, `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`, null, { connection: 'close' })
+    if (body === 'too large')
+      return jsonRpcError(
+        413,
+        `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`,
+        null,
+      )
+    if (body === 'too large, not read')
+      return jsonRpcError(
+        413,
+        `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes`,
+        null,
+        { connection: 'close' },
+      )
     const parsedBody = parseJson(body)
     // One request per POST: a batch of a hundred searches would cost a hundred calls' work for one unit
     // of the quota. MCP has had no batches since its 2025-06-18 revision; older clients send none.
@@ -138,7 +177,11 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
       return kept
     }
     const response = await sdkAnswer(req, body, parsedBody)
-    if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response
+    if (
+      response.body === null ||
+      !(response.headers.get('content-type') ?? '').startsWith('application/json')
+    )
+      return response
     const reply = await toRawReply(response)
     calls.remember(snapshot, key, call.id, reply)
     return reply
@@ -156,7 +199,11 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     if (!(response instanceof Response)) return { reply: response }
     // A JSON answer is read whole (it is one result); a stream of events is written as it comes, and
     // an answer without a body (an accepted notification) as it is.
-    if (response.body === null || (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { write: (res) => writeResponse(response, res) }
+    if (
+      response.body === null ||
+      (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    )
+      return { write: (res) => writeResponse(response, res) }
     return { reply: await toRawReply(response) }
   }
 
@@ -169,8 +216,16 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
       else await answered.write(res)
     },
     async errorBody(err, status, req) {
-      const data = { status, code: err.code, ...(err.retryAfterSeconds === undefined ? {} : { retry_after_seconds: err.retryAfterSeconds }) }
-      const error = (id: JsonRpcId) => ({ jsonrpc: '2.0', id, error: { code: JSON_RPC_SERVER_ERROR, message: err.message, data } })
+      const data = {
+        status,
+        code: err.code,
+        ...(err.retryAfterSeconds === undefined ? {} : { retry_after_seconds: err.retryAfterSeconds }),
+      }
+      const error = (id: JsonRpcId) => ({
+        jsonrpc: '2.0',
+        id,
+        error: { code: JSON_RPC_SERVER_ERROR, message: err.message, data },
+      })
       const ids = req === undefined ? null : await refusedRequestIds(req)
       // A batch is answered per request (JSON-RPC 2.0, "Batch"); a notification, an unreadable body or
       // a batch of notifications alone get one error with id null.
@@ -202,7 +257,8 @@ function idOf(message: unknown): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
 }
 
-const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
 
 /**
  * The body, or undefined when it exceeds `max` bytes, fails, or is not complete within `ms`. Whatever
@@ -242,7 +298,10 @@ const MAX_DISCARDED_BYTES = 1024 * 1024
  * whenever that stays cheap. Events rather than an async iterator: a body of a few hundred bytes is
  * one chunk, and the iterator's promises per chunk were a visible share of a kept MCP answer.
  */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer<ArrayBuffer> | 'too large' | 'too large, not read'> {
+function readBody(
+  req: IncomingMessage,
+  max: number,
+): Promise<Buffer<ArrayBuffer> | 'too large' | 'too large, not read'> {
   const declared = Number(req.headers['content-length'])
   if (declared > MAX_DISCARDED_BYTES) return Promise.resolve('too large, not read')
   return new Promise((resolve, reject) => {
@@ -281,9 +340,18 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers
 }
 
-function jsonRpcError(status: number, message: string, id: string | number | null, headers: Record<string, string> = {}, code = JSON_RPC_SERVER_ERROR): Response {
+function jsonRpcError(
+  status: number,
+  message: string,
+  id: string | number | null,
+  headers: Record<string, string> = {},
+  code = JSON_RPC_SERVER_ERROR,
+): Response {
   const body = { jsonrpc: '2.0', id, error: { code, message } }
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
 }
 
 /** A JSON answer of the SDK, read whole. */

@@ -18,27 +18,41 @@ const METHOD = [
   '5. Si aucune fiche ne répond après deux recherches, dis-le clairement : n’invente pas de règle.',
 ].join('\n')
 
-const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] })
+const user = (text: string) => ({
+  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+})
 
 export function registerPrompts(server: McpServer, reader: RecordReader): void {
   server.registerPrompt(
     'answer_road_question',
     {
       title: 'Répondre à une question de code de la route',
-      description: 'Answer a learner’s or a parent’s road-rule question from the records, citing the record pages and their official sources.',
-      argsSchema: z.object({ question: z.string().min(1).max(1000).describe('La question, telle que posée (en français).') }),
+      description:
+        'Answer a learner’s or a parent’s road-rule question from the records, citing the record pages and their official sources.',
+      argsSchema: z.object({
+        question: z.string().min(1).max(1000).describe('La question, telle que posée (en français).'),
+      }),
     },
-    ({ question }) => user(`Réponds à cette question à partir des fiches de reference-records : « ${question} »\n\n${METHOD}`),
+    ({ question }) =>
+      user(
+        `Réponds à cette question à partir des fiches de reference-records : « ${question} »\n\n${METHOD}`,
+      ),
   )
 
   server.registerPrompt(
     'explain_rule_for_learner',
     {
       title: 'Expliquer une règle à un élève',
-      description: 'Explain one rule to a learner preparing the driving test: simply, with an example, what the official text says and how to apply it.',
+      description:
+        'Explain one rule to a learner preparing the driving test: simply, with an example, what the official text says and how to apply it.',
       argsSchema: z.object({
-        rule: completable(z.string().min(1).max(300).describe('L’identifiant d’une fiche (fait-…) ou le sujet de la règle (« priorité à droite »).'), (value) =>
-          completeRecordId(reader, value),
+        rule: completable(
+          z
+            .string()
+            .min(1)
+            .max(300)
+            .describe('L’identifiant d’une fiche (fait-…) ou le sujet de la règle (« priorité à droite »).'),
+          (value) => completeRecordId(reader, value),
         ),
       }),
     },

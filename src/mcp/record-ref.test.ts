@@ -18,10 +18,14 @@ describe('readRecordRef', () => {
     expect(readRecordRef(input)).toEqual({ id })
   })
   it('reads another URL as the address of an original page', () => {
-    expect(readRecordRef('https://code-et-conduite.example/alcoolemie-permis-probatoire')).toEqual({ url: 'https://code-et-conduite.example/alcoolemie-permis-probatoire' })
+    expect(readRecordRef('https://code-et-conduite.example/alcoolemie-permis-probatoire')).toEqual({
+      url: 'https://code-et-conduite.example/alcoolemie-permis-probatoire',
+    })
   })
   it('leaves a title or a near-miss id as text', () => {
-    expect(readRecordRef('Vitesse maximale en agglomération')).toEqual({ text: 'Vitesse maximale en agglomération' })
+    expect(readRecordRef('Vitesse maximale en agglomération')).toEqual({
+      text: 'Vitesse maximale en agglomération',
+    })
     expect(readRecordRef('fait-643b555e754f953')).toEqual({ text: 'fait-643b555e754f953' })
     expect(readRecordRef('fait-643b555e754f953dd')).toEqual({ text: 'fait-643b555e754f953dd' })
   })
@@ -29,7 +33,9 @@ describe('readRecordRef', () => {
 
 describe('teachingMessage', () => {
   it('says what an id looks like, what matched the words, and the search to make', () => {
-    const message = teachingMessage('Vitesse en ville', 'get_fact', [{ id: ID, title: 'Vitesse maximale en agglomération' }])
+    const message = teachingMessage('Vitesse en ville', 'get_fact', [
+      { id: ID, title: 'Vitesse maximale en agglomération' },
+    ])
     expect(message).toContain('get_fact: no record is named by "Vitesse en ville"')
     expect(message).toContain('fait-643b555e754f953d (official rule)')
     expect(message).toContain(`- ${ID} « Vitesse maximale en agglomération »`)

@@ -33,17 +33,27 @@ export function readRecordRef(input: string): RecordRef {
 
 export const ID_SHAPE =
   'An id is a kind prefix and 16 hexadecimal digits: fait-643b555e754f953d (official rule), expertise-fait-…, page-…, offer-…, brand-…, person-…; ' +
-  "a record page URL of this service (…/fiches/{id}) works too."
+  'a record page URL of this service (…/fiches/{id}) works too.'
 
 /** The answer to an input that names no record: what an id looks like, records it may have meant, and the search to make. */
-export function teachingMessage(input: string, tool: string, suggestions: readonly { id: string; title: string }[]): string {
+export function teachingMessage(
+  input: string,
+  tool: string,
+  suggestions: readonly { id: string; title: string }[],
+): string {
   const shown = JSON.stringify(input.length > 120 ? `${input.slice(0, 120)}…` : input)
   const lines = [`${tool}: no record is named by ${shown}. ${ID_SHAPE}`]
   if (suggestions.length > 0) {
     lines.push('Records that match these words:')
     for (const s of suggestions) lines.push(`- ${s.id} « ${s.title} »`)
   }
-  const q = input.replace(/[^\p{L}\p{N}' -]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 120)
-  lines.push(q === '' ? 'Find ids with search_facts.' : `Find ids with search_facts {"q": ${JSON.stringify(q)}}.`)
+  const q = input
+    .replace(/[^\p{L}\p{N}' -]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120)
+  lines.push(
+    q === '' ? 'Find ids with search_facts.' : `Find ids with search_facts {"q": ${JSON.stringify(q)}}.`,
+  )
   return lines.join('\n')
 }

@@ -32,18 +32,37 @@ describe('renderSearch', () => {
   })
   it('says when no relaxed query would match either', () => {
     const page: SearchEnvelope = { ...empty, interpretation: { ...interpretation, words: ['zzzz', 'yyyy'] } }
-    expect(renderSearch(page).text).toContain('No record holds every required word, and no query without one of them matches either.')
-    expect(renderSearch({ ...empty, interpretation: { ...interpretation, words: ['zzzz'] } }).text).toContain('No record holds this word')
+    expect(renderSearch(page).text).toContain(
+      'No record holds every required word, and no query without one of them matches either.',
+    )
+    expect(renderSearch({ ...empty, interpretation: { ...interpretation, words: ['zzzz'] } }).text).toContain(
+      'No record holds this word',
+    )
   })
   it('under best match, says which words the first records hold and what each result lacks', () => {
-    const record = { id: 'fait-0123456789abcdef', title: 'Priorité à droite', kind: 'lesson', url: 'https://example.test/p', text: 't', sources: [] } as unknown as SearchEnvelope['results'][number]
+    const record = {
+      id: 'fait-0123456789abcdef',
+      title: 'Priorité à droite',
+      kind: 'lesson',
+      url: 'https://example.test/p',
+      text: 't',
+      sources: [],
+    } as unknown as SearchEnvelope['results'][number]
     const { text } = renderSearch({
       ...empty,
       results: [record],
       total: 1,
-      interpretation: { ...interpretation, words: ['priorité', 'droite', 'camion'], matched: ['priorité', 'droite'], left_out: ['camion'], missing: [{ id: record.id, words: ['camion'] }] },
+      interpretation: {
+        ...interpretation,
+        words: ['priorité', 'droite', 'camion'],
+        matched: ['priorité', 'droite'],
+        left_out: ['camion'],
+        missing: [{ id: record.id, words: ['camion'] }],
+      },
     })
-    expect(text).toContain('No record holds every required word: the first 1 hold "priorité", "droite", not "camion"')
+    expect(text).toContain(
+      'No record holds every required word: the first 1 hold "priorité", "droite", not "camion"',
+    )
     expect(text).toContain('   Lacks: "camion".')
   })
   it('adds nothing without q', () => {

@@ -33,10 +33,17 @@ export function renderRecord(r: Fact, view: RenderView = ORIGINAL_PAGES, textFro
     ...(view.recordPage(r) === r.url ? [] : [`Page on this service: ${view.recordPage(r)}`]),
     ...provenanceLines(r, { otherSources: true }),
     '',
-    textFrom === 0 ? part : textFrom >= r.text.length ? `[The text ends at character ${r.text.length}: nothing from ${textFrom}.]` : `[…text from character ${textFrom}] ${part}`,
+    textFrom === 0
+      ? part
+      : textFrom >= r.text.length
+        ? `[The text ends at character ${r.text.length}: nothing from ${textFrom}.]`
+        : `[…text from character ${textFrom}] ${part}`,
   ]
   if (next !== undefined) {
-    lines.push('', `[Text cut at ${next} of ${r.text.length} characters: call get_fact with {"id": "${r.id}", "text_from": ${next}} for the rest.]`)
+    lines.push(
+      '',
+      `[Text cut at ${next} of ${r.text.length} characters: call get_fact with {"id": "${r.id}", "text_from": ${next}} for the rest.]`,
+    )
   }
   lines.push('', attributionLine(r))
   return lines.join('\n')
@@ -49,10 +56,18 @@ export function renderRecord(r: Fact, view: RenderView = ORIGINAL_PAGES, textFro
  * retry with one that matches rather than guess. Entries stop at the answer's budget: `shown` says how
  * many results the text holds, and the text says the call that gets the others.
  */
-export function renderSearch(page: SearchEnvelope, view: RenderView = ORIGINAL_PAGES, tool = 'search_facts'): { text: string; shown: number } {
+export function renderSearch(
+  page: SearchEnvelope,
+  view: RenderView = ORIGINAL_PAGES,
+  tool = 'search_facts',
+): { text: string; shown: number } {
   const from = page.total === 0 ? 0 : page.offset + 1
-  const head = [`${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`, ...interpretationLines(page)].join('\n')
-  const rules = 'Quote with a visible attribution linking to the record page; keep official rules distinct from lessons, method and offers.'
+  const head = [
+    `${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`,
+    ...interpretationLines(page),
+  ].join('\n')
+  const rules =
+    'Quote with a visible attribution linking to the record page; keep official rules distinct from lessons, method and offers.'
   const words = searchedWords(page.interpretation)
   const lacking = new Map((page.interpretation?.missing ?? []).map((m) => [m.id, m.words]))
   const entries: string[] = []
@@ -76,21 +91,34 @@ export function renderSearch(page: SearchEnvelope, view: RenderView = ORIGINAL_P
   return { text: [head, ...entries].join('\n\n') + more + `\n\n${rules}`, shown }
 }
 
-function hitEntry(r: Fact, rank: number, words: ReadonlySet<string>, lacks: readonly string[] | undefined, view: RenderView): string {
-  const lines = [`${rank}. ${markdown(highlight(r.title, words))}`, `   Status: ${statusPhrase(r, view.now)}`, `   kind ${r.kind} · id ${r.id} · ${view.recordPage(r)}`]
+function hitEntry(
+  r: Fact,
+  rank: number,
+  words: ReadonlySet<string>,
+  lacks: readonly string[] | undefined,
+  view: RenderView,
+): string {
+  const lines = [
+    `${rank}. ${markdown(highlight(r.title, words))}`,
+    `   Status: ${statusPhrase(r, view.now)}`,
+    `   kind ${r.kind} · id ${r.id} · ${view.recordPage(r)}`,
+  ]
   if (lacks !== undefined) lines.push(`   Lacks: ${quoted(lacks)}.`)
   const passage = markdown(excerpt(excerptSource(r, words), words, EXCERPT_CHARS))
   if (passage !== '') lines.push(`   ${passage}`)
   if (isOfficial(r)) {
     const official = r.sources.filter((s) => s.type === 'official')
-    for (const s of official.slice(0, SOURCES_PER_HIT)) lines.push(`   Official source: ${s.label} — ${s.url}`)
-    if (official.length > SOURCES_PER_HIT) lines.push(`   (+${official.length - SOURCES_PER_HIT} more official sources: get_fact lists them)`)
+    for (const s of official.slice(0, SOURCES_PER_HIT))
+      lines.push(`   Official source: ${s.label} — ${s.url}`)
+    if (official.length > SOURCES_PER_HIT)
+      lines.push(`   (+${official.length - SOURCES_PER_HIT} more official sources: get_fact lists them)`)
   }
   return lines.join('\n')
 }
 
 /** Matched words in bold, as a model reads Markdown. */
-const markdown = (parts: readonly Segment[]): string => parts.map((p) => (p.match ? `**${p.text}**` : p.text)).join('')
+const markdown = (parts: readonly Segment[]): string =>
+  parts.map((p) => (p.match ? `**${p.text}**` : p.text)).join('')
 
 const quoted = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ')
 
@@ -99,8 +127,12 @@ function interpretationLines(page: SearchEnvelope): string[] {
   if (i === undefined) return []
   const lines = [`Required words: ${i.words.length > 0 ? quoted(i.words) : 'none'}.`]
   if (i.ignored.length > 0) lines.push(`Ignored (stop or question words): ${quoted(i.ignored)}.`)
-  if (i.corrected.length > 0) lines.push(`Corrected (found nowhere as typed): ${i.corrected.map((c) => `"${c.from}" → "${c.to}"`).join(', ')}.`)
-  if (i.expanded.length > 0) lines.push(`Also matched: ${i.expanded.map((e) => `"${e.word}" (${e.with.join(', ')})`).join('; ')}.`)
+  if (i.corrected.length > 0)
+    lines.push(
+      `Corrected (found nowhere as typed): ${i.corrected.map((c) => `"${c.from}" → "${c.to}"`).join(', ')}.`,
+    )
+  if (i.expanded.length > 0)
+    lines.push(`Also matched: ${i.expanded.map((e) => `"${e.word}" (${e.with.join(', ')})`).join('; ')}.`)
   const leftOut = i.left_out ?? []
   if (leftOut.length > 0 && page.total > 0) {
     lines.push(
@@ -110,16 +142,26 @@ function interpretationLines(page: SearchEnvelope): string[] {
   }
   if (page.total > 0) return lines
   if (i.relaxed.length > 0) {
-    const retries = i.relaxed.map((r) => `q="${r.q}" (${r.total} record(s), without "${r.without}")`).join('; ')
-    lines.push(`No record holds every required word. Queries that would match: ${retries}. Retry with one of them.`)
+    const retries = i.relaxed
+      .map((r) => `q="${r.q}" (${r.total} record(s), without "${r.without}")`)
+      .join('; ')
+    lines.push(
+      `No record holds every required word. Queries that would match: ${retries}. Retry with one of them.`,
+    )
   } else {
-    lines.push(i.words.length > 1 ? 'No record holds every required word, and no query without one of them matches either.' : 'No record holds this word: try another word for it.')
+    lines.push(
+      i.words.length > 1
+        ? 'No record holds every required word, and no query without one of them matches either.'
+        : 'No record holds this word: try another word for it.',
+    )
   }
   return lines
 }
 
 export function renderCatalogue(c: Catalogue): string {
-  const kinds = Object.entries(c.records.by_kind).map(([k, n]) => `${k}: ${n}`).join(', ')
+  const kinds = Object.entries(c.records.by_kind)
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ')
   return [
     `${c.name} ${c.version} — ${c.records.total} records (${kinds}), updated ${c.updated_at}.`,
     c.description,

@@ -4,10 +4,25 @@
  * ids, over any RecordReader. A fresh instance is built per HTTP request (stateless serving) or per
  * stdio connection; building one is cheap because the schemas below are built once.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult, type Resource } from '@modelcontextprotocol/server'
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type CallToolResult,
+  type Resource,
+} from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { RecordReader } from '../core/api/reader.js'
-import { CatalogueSchema, LIMITS, SearchEnvelopeSchema, SearchParamsSchema, matchParam, type SearchEnvelope } from '../core/api/schemas.js'
+import {
+  CatalogueSchema,
+  LIMITS,
+  SearchEnvelopeSchema,
+  SearchParamsSchema,
+  matchParam,
+  type SearchEnvelope,
+} from '../core/api/schemas.js'
 import { FactSchema, type Fact } from '../core/records/record.js'
 import { withCachedJsonSchema } from './cached-schema.js'
 import { CHATGPT_SEARCH_LIMIT, chatGptDocument, chatGptSearchResults } from './chatgpt.js'
@@ -45,7 +60,9 @@ const SearchInput = withCachedJsonSchema(
     q: q.describe('Question or key words, in French.'),
     kind: kind.describe('Only this kind (fact = official rule).'),
     region,
-    match: matchParam('best').describe('best (default): records holding the most words first; all: only records holding every word.'),
+    match: matchParam('best').describe(
+      'best (default): records holding the most words first; all: only records holding every word.',
+    ),
     limit: limit.describe('Results per call (1–50).'),
     offset: offset.describe('Results to skip, to page.'),
   }),
@@ -62,16 +79,29 @@ const GetInput = withCachedJsonSchema(
 // ChatGPT's deep research sends long queries: up to a few paragraphs are taken, and searched by their
 // first LIMITS.maxQueryLength characters (the API's bound), rather than refused.
 const MAX_CHATGPT_QUERY = 4000
-const ChatGptSearchInput = withCachedJsonSchema(z.strictObject({ query: z.string().min(1).max(MAX_CHATGPT_QUERY).describe('The question or key words, in French.') }))
-const ChatGptFetchInput = withCachedJsonSchema(z.strictObject({ id: recordRef.describe('An id from search results.') }))
+const ChatGptSearchInput = withCachedJsonSchema(
+  z.strictObject({
+    query: z.string().min(1).max(MAX_CHATGPT_QUERY).describe('The question or key words, in French.'),
+  }),
+)
+const ChatGptFetchInput = withCachedJsonSchema(
+  z.strictObject({ id: recordRef.describe('An id from search results.') }),
+)
 const NoInput = withCachedJsonSchema(z.strictObject({}))
 // Output schemas keep whole what an agent tests (ids, kinds, sources, how q was read); the rest keeps its type.
 const RECORD_PARTS = ['RecordId', 'Kind', 'Source']
-const SearchOutput = withCachedJsonSchema(SearchEnvelopeSchema, { output: { keep: ['Fact', 'SearchInterpretation', ...RECORD_PARTS], depth: 1 } })
+const SearchOutput = withCachedJsonSchema(SearchEnvelopeSchema, {
+  output: { keep: ['Fact', 'SearchInterpretation', ...RECORD_PARTS], depth: 1 },
+})
 const FactOutput = withCachedJsonSchema(FactSchema, { output: { keep: RECORD_PARTS } })
 const CatalogueOutput = withCachedJsonSchema(CatalogueSchema, { output: { keep: [], depth: 0 } })
 // The tools' titles are their own `title`; annotations carry only the hints.
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const
 
 const text = (value: string) => ({ type: 'text' as const, text: value })
 
@@ -95,21 +125,51 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
     {
       // The SDK announces listChanged: true unless told otherwise; this server never sends the
       // notifications (a stateless server has no stream to send them on, and the tools never change).
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+      },
       instructions: instructions(context.catalogue),
       cacheHints: Object.fromEntries(
-        (['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover'] as const).map((method) => [method, hint]),
+        (
+          [
+            'tools/list',
+            'prompts/list',
+            'resources/list',
+            'resources/templates/list',
+            'resources/read',
+            'server/discover',
+          ] as const
+        ).map((method) => [method, hint]),
       ),
     },
   )
 
   /** The record an agent named, or the answer that teaches it how to name one. */
-  const resolve = async (input: string, tool: string): Promise<{ record: Fact } | { refusal: CallToolResult }> => {
+  const resolve = async (
+    input: string,
+    tool: string,
+  ): Promise<{ record: Fact } | { refusal: CallToolResult }> => {
     const ref = readRecordRef(input)
-    const record = 'id' in ref ? await reader.get(ref.id) : 'url' in ref && reader.byUrl !== undefined ? await reader.byUrl(ref.url) : undefined
+    const record =
+      'id' in ref
+        ? await reader.get(ref.id)
+        : 'url' in ref && reader.byUrl !== undefined
+          ? await reader.byUrl(ref.url)
+          : undefined
     if (record !== undefined) return { record }
     // A missing record is a result the model can act on, not a protocol error; no structuredContent on errors.
-    if ('id' in ref) return { refusal: { isError: true, content: [text(`No record with id "${ref.id}": it may have been withdrawn. Find ids with search_facts.`)] } }
+    if ('id' in ref)
+      return {
+        refusal: {
+          isError: true,
+          content: [
+            text(`No record with id "${ref.id}": it may have been withdrawn. Find ids with search_facts.`),
+          ],
+        },
+      }
     const words = 'text' in ref ? ref.text : ''
     const suggestions = words === '' ? [] : await suggest(reader, words)
     return { refusal: { isError: true, content: [text(teachingMessage(input, tool, suggestions))] } }
@@ -135,7 +195,8 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
       const { text: rendered, shown } = renderSearch(page, view)
       // The structured content holds the records the text shows: an answer cut for size is cut in both.
       const results = page.results.slice(0, shown)
-      const structured: SearchEnvelope = results.length === page.results.length ? page : { ...page, results, ...cutMissing(page, results) }
+      const structured: SearchEnvelope =
+        results.length === page.results.length ? page : { ...page, results, ...cutMissing(page, results) }
       return { content: [text(rendered), ...results.map(resourceLink)], structuredContent: structured }
     },
   )
@@ -153,7 +214,10 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
     async ({ id, text_from }) => {
       const found = await resolve(id, 'get_fact')
       if ('refusal' in found) return found.refusal
-      return { content: [text(renderRecord(found.record, view, text_from ?? 0))], structuredContent: found.record }
+      return {
+        content: [text(renderRecord(found.record, view, text_from ?? 0))],
+        structuredContent: found.record,
+      }
     },
   )
 
@@ -183,7 +247,12 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
       annotations: READ_ONLY,
     },
     async ({ query }) => {
-      const page = await reader.search({ q: firstWords(query, LIMITS.maxQueryLength), match: 'best', limit: CHATGPT_SEARCH_LIMIT, offset: 0 })
+      const page = await reader.search({
+        q: firstWords(query, LIMITS.maxQueryLength),
+        match: 'best',
+        limit: CHATGPT_SEARCH_LIMIT,
+        offset: 0,
+      })
       return { content: [text(JSON.stringify(chatGptSearchResults(page.results, view)))] }
     },
   )
@@ -192,7 +261,8 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
     'fetch',
     {
       title: 'Read one record (ChatGPT)',
-      description: 'Read one record by id: text, page URL, status, verification date, official sources, attribution.',
+      description:
+        'Read one record by id: text, page URL, status, verification date, official sources, attribution.',
       inputSchema: ChatGptFetchInput,
       annotations: READ_ONLY,
     },
@@ -205,23 +275,45 @@ export function createMcpServer(reader: RecordReader, context: McpContext): McpS
 
   // Listed by the paged resources/list handler below, not by the template's `list` callback: the
   // SDK's handler calls that callback without the request's cursor and drops its nextCursor.
-  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, { list: undefined, complete: { id: (value) => completeRecordId(reader, value) } })
-  server.registerResource('record', recordTemplate, { title: 'A record', mimeType: 'application/json' }, async (uri, variables) => {
-    const ref = readRecordRef(String(variables.id))
-    const record = 'id' in ref ? await reader.get(ref.id) : undefined
-    if (record === undefined) throw new ResourceNotFoundError(uri.href)
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(record) }] }
+  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, {
+    list: undefined,
+    complete: { id: (value) => completeRecordId(reader, value) },
   })
-  server.registerResource('catalogue', CATALOGUE_URI, { title: 'The catalogue', mimeType: 'application/json' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await reader.catalogue()) }],
-  }))
-  server.registerResource('guide', GUIDE_URI, { title: 'Guide for assistants', description: GUIDE.description, mimeType: 'text/markdown' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: guideMarkdown(context.catalogue) }],
-  }))
+  server.registerResource(
+    'record',
+    recordTemplate,
+    { title: 'A record', mimeType: 'application/json' },
+    async (uri, variables) => {
+      const ref = readRecordRef(String(variables.id))
+      const record = 'id' in ref ? await reader.get(ref.id) : undefined
+      if (record === undefined) throw new ResourceNotFoundError(uri.href)
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(record) }] }
+    },
+  )
+  server.registerResource(
+    'catalogue',
+    CATALOGUE_URI,
+    { title: 'The catalogue', mimeType: 'application/json' },
+    async (uri) => ({
+      contents: [
+        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await reader.catalogue()) },
+      ],
+    }),
+  )
+  server.registerResource(
+    'guide',
+    GUIDE_URI,
+    { title: 'Guide for assistants', description: GUIDE.description, mimeType: 'text/markdown' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: guideMarkdown(context.catalogue) }],
+    }),
+  )
   registerPrompts(server, reader)
   // Replaces the handler the SDK installed with the first registerResource (the low-level Server lets
   // a handler be set again); resources/read and resources/templates/list stay the SDK's.
-  server.server.setRequestHandler('resources/list', async (request) => listResources(reader, request.params?.cursor))
+  server.server.setRequestHandler('resources/list', async (request) =>
+    listResources(reader, request.params?.cursor),
+  )
   return server
 }
 
@@ -234,7 +326,12 @@ export type McpServerOptions = Omit<McpContext, 'catalogue' | 'now'> & { now?: (
  */
 export async function buildMcpServer(reader: RecordReader, options: McpServerOptions): Promise<McpServer> {
   const catalogue = await reader.catalogue().catch(() => undefined)
-  return createMcpServer(reader, { version: options.version, recordPage: options.recordPage, catalogue, now: options.now ?? (() => new Date()) })
+  return createMcpServer(reader, {
+    version: options.version,
+    recordPage: options.recordPage,
+    catalogue,
+    now: options.now ?? (() => new Date()),
+  })
 }
 
 /** At most `max` characters of `text`, cut before a word rather than inside one. */
@@ -247,7 +344,12 @@ function firstWords(text: string, max: number): string {
 /** The records whose titles hold the words an agent sent instead of an id, for its next call. */
 async function suggest(reader: RecordReader, words: string): Promise<{ id: string; title: string }[]> {
   try {
-    const page = await reader.search({ q: firstWords(words, LIMITS.maxQueryLength), match: 'best', limit: 3, offset: 0 })
+    const page = await reader.search({
+      q: firstWords(words, LIMITS.maxQueryLength),
+      match: 'best',
+      limit: 3,
+      offset: 0,
+    })
     return page.results.map((r) => ({ id: r.id, title: r.title }))
   } catch {
     return [] // words the search refuses (too long, only punctuation) get the lesson without suggestions
@@ -262,9 +364,23 @@ function cutMissing(page: SearchEnvelope, results: readonly Fact[]): Partial<Sea
   return { interpretation: { ...i, missing: i.missing.filter((m) => kept.has(m.id)) } }
 }
 
-const GUIDE = { description: 'What the records cover, official rules versus explanations, reuse conditions, how to search and cite.' }
-const CATALOGUE_RESOURCE: Resource = { uri: CATALOGUE_URI, name: 'catalogue', title: 'The catalogue', mimeType: 'application/json' }
-const GUIDE_RESOURCE: Resource = { uri: GUIDE_URI, name: 'guide', title: 'Guide for assistants', description: GUIDE.description, mimeType: 'text/markdown' }
+const GUIDE = {
+  description:
+    'What the records cover, official rules versus explanations, reuse conditions, how to search and cite.',
+}
+const CATALOGUE_RESOURCE: Resource = {
+  uri: CATALOGUE_URI,
+  name: 'catalogue',
+  title: 'The catalogue',
+  mimeType: 'application/json',
+}
+const GUIDE_RESOURCE: Resource = {
+  uri: GUIDE_URI,
+  name: 'guide',
+  title: 'Guide for assistants',
+  description: GUIDE.description,
+  mimeType: 'text/markdown',
+}
 
 /**
  * One page of resources/list: RESOURCE_PAGE_SIZE records in listing order from the cursor, the guide
@@ -272,27 +388,35 @@ const GUIDE_RESOURCE: Resource = { uri: GUIDE_URI, name: 'guide', title: 'Guide 
  * (opaque to clients, as the protocol says). Pages are cut from the snapshot served when each is
  * read, so a publication between two pages may shift the listing, as paging the API with offset does.
  */
-async function listResources(reader: RecordReader, cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> {
+async function listResources(
+  reader: RecordReader,
+  cursor: string | undefined,
+): Promise<{ resources: Resource[]; nextCursor?: string }> {
   const offset = cursor === undefined ? 0 : offsetOfCursor(cursor)
   const page = await reader.list(offset, RESOURCE_PAGE_SIZE)
-  const records = page.records.map(
-    (r): Resource => ({
-      uri: recordUri(r.id),
-      name: r.id,
-      title: r.title,
-      description: r.description,
-      mimeType: 'application/json',
-      ...(r.modified_at === undefined ? {} : { annotations: { lastModified: r.modified_at } }),
-    }),
-  )
+  const records = page.records.map((r): Resource => ({
+    uri: recordUri(r.id),
+    name: r.id,
+    title: r.title,
+    description: r.description,
+    mimeType: 'application/json',
+    ...(r.modified_at === undefined ? {} : { annotations: { lastModified: r.modified_at } }),
+  }))
   const next = offset + page.records.length
   // An empty page ends the listing even below total: a remote API pages no further than its largest offset.
   const nextCursor = page.records.length > 0 && next < page.total ? String(next) : undefined
-  return { resources: offset === 0 ? [GUIDE_RESOURCE, CATALOGUE_RESOURCE, ...records] : records, ...(nextCursor === undefined ? {} : { nextCursor }) }
+  return {
+    resources: offset === 0 ? [GUIDE_RESOURCE, CATALOGUE_RESOURCE, ...records] : records,
+    ...(nextCursor === undefined ? {} : { nextCursor }),
+  }
 }
 
 function offsetOfCursor(cursor: string): number {
   // The protocol's answer to a cursor the server did not issue: Invalid params (-32602).
-  if (!/^[1-9]\d{0,8}$/.test(cursor)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: pass the nextCursor of the previous page`)
+  if (!/^[1-9]\d{0,8}$/.test(cursor))
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: pass the nextCursor of the previous page`,
+    )
   return Number(cursor)
 }

@@ -13,7 +13,9 @@ const SMALL_FIXTURE = new URL('../../test/fixtures/records.small.json', import.m
 const COMPILERS = /[\\/]@fastify[\\/](ajv-compiler|fast-json-stringify-compiler)[\\/]/
 
 it("builds and serves the app without loading Fastify's schema compilers", async () => {
-  const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), { logger: pino({ level: 'silent' }) })
+  const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
+    logger: pino({ level: 'silent' }),
+  })
   try {
     expect((await service.app.inject({ url: '/api/v1/facts?q=vitesse&po_live=1' })).statusCode).toBe(200)
     expect((await service.app.inject({ url: '/api/v1/facts?limit=x&po_live=1' })).statusCode).toBe(400)
@@ -26,7 +28,9 @@ it("builds and serves the app without loading Fastify's schema compilers", async
 })
 
 it('refuses, at start, a route that declares a Fastify schema', async () => {
-  const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), { logger: pino({ level: 'silent' }) })
+  const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
+    logger: pino({ level: 'silent' }),
+  })
   try {
     service.app.get('/declared', { schema: { querystring: { type: 'object' } } }, async () => ({}))
     await expect(service.app.ready()).rejects.toThrow(/validates with the core's zod schemas/)

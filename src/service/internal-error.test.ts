@@ -17,11 +17,14 @@ let service: Service
 beforeAll(async () => {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') logged.push(JSON.parse(line) as Record<string, unknown>)
+      for (const line of chunk.toString().split('\n'))
+        if (line !== '') logged.push(JSON.parse(line) as Record<string, unknown>)
       done()
     },
   })
-  service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), { logger: pino({ level: 'error' }, sink) })
+  service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
+    logger: pino({ level: 'error' }, sink),
+  })
   // Every read of the served snapshot now fails the way a bug would: a TypeError, not an ApiError.
   vi.spyOn(service.records, 'current', 'get').mockImplementation(() => {
     throw new TypeError(SECRET)
@@ -33,27 +36,31 @@ afterAll(async () => {
 })
 
 describe('500 internal_error', () => {
-  it.each(['/api/v1/?po_live=1', '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/facts/fait-fab1ae2fa3566c3d?po_live=1'])(
-    'GET %s: the error body, CORS and nosniff, and no internals',
-    async (url) => {
-      const res = await service.app.inject({ url, headers: { origin: 'https://reuser.example' } })
-      expect(res.statusCode).toBe(500)
-      expect(res.body).toBe('{"error":{"code":"internal_error","message":"Internal server error"}}')
-      expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
-      expect(res.headers['access-control-allow-origin']).toBe('*')
-      expect(res.headers['x-content-type-options']).toBe('nosniff')
-      expect(res.headers['cache-control']).toBe('no-store')
-      expect(res.headers.etag).toBeUndefined()
-      const everything = JSON.stringify({ headers: res.headers, body: res.body })
-      expect(everything).not.toContain('.internal-index')
-      expect(everything).not.toContain('TypeError')
-      expect(everything).not.toMatch(/\bat \S+ \(|\.ts:\d+/) // no stack frame
-    },
-  )
+  it.each([
+    '/api/v1/?po_live=1',
+    '/api/v1/facts?q=vitesse&po_live=1',
+    '/api/v1/facts/fait-fab1ae2fa3566c3d?po_live=1',
+  ])('GET %s: the error body, CORS and nosniff, and no internals', async (url) => {
+    const res = await service.app.inject({ url, headers: { origin: 'https://reuser.example' } })
+    expect(res.statusCode).toBe(500)
+    expect(res.body).toBe('{"error":{"code":"internal_error","message":"Internal server error"}}')
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers.etag).toBeUndefined()
+    const everything = JSON.stringify({ headers: res.headers, body: res.body })
+    expect(everything).not.toContain('.internal-index')
+    expect(everything).not.toContain('TypeError')
+    expect(everything).not.toMatch(/\bat \S+ \(|\.ts:\d+/) // no stack frame
+  })
 
   it('logs the real cause, with its stack, for the operator', async () => {
     logged.length = 0
-    const res = await service.app.inject({ url: '/api/v1/?po_live=1', headers: { 'x-request-id': 'req-500' } })
+    const res = await service.app.inject({
+      url: '/api/v1/?po_live=1',
+      headers: { 'x-request-id': 'req-500' },
+    })
     expect(res.statusCode).toBe(500)
     const line = logged.find((l) => l.msg === 'unhandled error')
     expect(line).toMatchObject({ level: 50, reqId: 'req-500', err: { type: 'TypeError', message: SECRET } })

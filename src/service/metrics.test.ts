@@ -15,7 +15,10 @@ function watchObservers() {
   const observing = new Set<object>()
   const monitoring = new Set<object>()
   const follow = <T extends object>(proto: T, start: keyof T, stop: keyof T, live: Set<object>) => {
-    const [begin, end] = [proto[start] as (...args: unknown[]) => unknown, proto[stop] as (...args: unknown[]) => unknown]
+    const [begin, end] = [
+      proto[start] as (...args: unknown[]) => unknown,
+      proto[stop] as (...args: unknown[]) => unknown,
+    ]
     vi.spyOn(proto, start as never).mockImplementation(function (this: object, ...args: unknown[]) {
       live.add(this)
       return begin.apply(this, args)
@@ -27,15 +30,23 @@ function watchObservers() {
   }
   follow(PerformanceObserver.prototype, 'observe', 'disconnect', observing)
   const probe = monitorEventLoopDelay()
-  follow(Object.getPrototypeOf(probe) as { enable(): boolean; disable(): boolean }, 'enable', 'disable', monitoring)
+  follow(
+    Object.getPrototypeOf(probe) as { enable(): boolean; disable(): boolean },
+    'enable',
+    'disable',
+    monitoring,
+  )
   return { observers: () => observing.size, monitors: () => monitoring.size }
 }
 
 /** Resources (handles, timers, requests) by kind, and those of `now` that `before` did not have. */
-const countByKind = (kinds: string[]) => kinds.reduce((counts, kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1), new Map<string, number>())
+const countByKind = (kinds: string[]) =>
+  kinds.reduce((counts, kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1), new Map<string, number>())
 function added(before: Map<string, number>): string[] {
   const now = countByKind(process.getActiveResourcesInfo())
-  return [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind} ×${n - (before.get(kind) ?? 0)}`)
+  return [...now]
+    .filter(([kind, n]) => n > (before.get(kind) ?? 0))
+    .map(([kind, n]) => `${kind} ×${n - (before.get(kind) ?? 0)}`)
 }
 
 afterEach(() => {
@@ -50,17 +61,27 @@ describe('service metrics', () => {
     const first = await createService(config)
     const second = await createService(config)
     // Each service observes for itself while it runs…
-    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({ observers: 2, monitors: 2 })
+    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({
+      observers: 2,
+      monitors: 2,
+    })
     const scraped = await second.app.inject('/metrics')
     expect(scraped.body).toMatch(/^# TYPE reference_records_nodejs_gc_duration_seconds histogram$/m)
     expect(scraped.body).toMatch(/^reference_records_nodejs_eventloop_lag_p99_seconds /m)
     await first.close()
-    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({ observers: 1, monitors: 1 })
+    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({
+      observers: 1,
+      monitors: 1,
+    })
     await second.close()
     // …and nothing of theirs is left once both are closed.
-    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({ observers: 0, monitors: 0 })
+    expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({
+      observers: 0,
+      monitors: 0,
+    })
     // Work already under way when close() returned (a scrape's setImmediate, a stat in flight) may take a moment to end.
-    for (let tries = 0; tries < 100 && added(before).length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let tries = 0; tries < 100 && added(before).length > 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(added(before)).toEqual([])
   })
 })

@@ -24,7 +24,11 @@ export function createMetrics() {
       const exposed = Registry.merge([processMetrics.registry, registry])
       return { contentType: exposed.contentType, body: await exposed.metrics() }
     },
-    quotaRefused: new Counter({ name: `${PREFIX}quota_refused_total`, help: 'Requests refused with 429 by the request quota.', registers: [registry] }),
+    quotaRefused: new Counter({
+      name: `${PREFIX}quota_refused_total`,
+      help: 'Requests refused with 429 by the request quota.',
+      registers: [registry],
+    }),
     mcpKeptAnswers: new Counter({
       name: `${PREFIX}mcp_kept_answers_total`,
       help: 'MCP tools/call answers sent from an earlier identical call of the same snapshot (the SDK answered it first).',
@@ -45,7 +49,11 @@ export function createMetrics() {
       help: '1 while this process counts requests in memory because the shared store (Redis) is unavailable.',
       registers: [registry],
     }),
-    records: new Gauge({ name: `${PREFIX}records`, help: 'Records in the served snapshot.', registers: [registry] }),
+    records: new Gauge({
+      name: `${PREFIX}records`,
+      help: 'Records in the served snapshot.',
+      registers: [registry],
+    }),
     // Labelled by source ("file" or "postgres") so that, before the first load, no series exists at
     // all (an unlabelled gauge would read 0, which looks like a fresh snapshot).
     snapshotId: new Gauge({
@@ -66,7 +74,8 @@ export function createMetrics() {
       labelNames: ['source'],
       registers: [registry],
       collect() {
-        if (served.publishedAtMs !== undefined) this.set({ source: served.source }, (Date.now() - served.publishedAtMs) / 1000)
+        if (served.publishedAtMs !== undefined)
+          this.set({ source: served.source }, (Date.now() - served.publishedAtMs) / 1000)
       },
     }),
     sourceConnected: new Gauge({

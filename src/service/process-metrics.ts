@@ -87,7 +87,13 @@ function eventLoopLag(registry: Registry, prefix: string): () => void {
   const delays = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS })
   delays.enable()
   const gauge = (name: string, help: string, aggregator: 'average' | 'min' | 'max', collect?: () => void) =>
-    new Gauge({ name: `${prefix}nodejs_eventloop_${name}`, help, aggregator, registers: [registry], ...(collect === undefined ? {} : { collect }) })
+    new Gauge({
+      name: `${prefix}nodejs_eventloop_${name}`,
+      help,
+      aggregator,
+      registers: [registry],
+      ...(collect === undefined ? {} : { collect }),
+    })
   // As prom-client: the lag gauge is set once the loop gets round to it, so a scrape shows the previous one's.
   const reportLag = (start: [number, number]) => {
     const [seconds, nanoseconds] = process.hrtime(start)
@@ -107,7 +113,11 @@ function eventLoopLag(registry: Registry, prefix: string): () => void {
   const min = gauge('lag_min_seconds', 'The minimum recorded event loop delay.', 'min')
   const max = gauge('lag_max_seconds', 'The maximum recorded event loop delay.', 'max')
   const mean = gauge('lag_mean_seconds', 'The mean of the recorded event loop delays.', 'average')
-  const stddev = gauge('lag_stddev_seconds', 'The standard deviation of the recorded event loop delays.', 'average')
+  const stddev = gauge(
+    'lag_stddev_seconds',
+    'The standard deviation of the recorded event loop delays.',
+    'average',
+  )
   const p50 = gauge('lag_p50_seconds', 'The 50th percentile of the recorded event loop delays.', 'average')
   const p90 = gauge('lag_p90_seconds', 'The 90th percentile of the recorded event loop delays.', 'average')
   const p99 = gauge('lag_p99_seconds', 'The 99th percentile of the recorded event loop delays.', 'average')

@@ -28,12 +28,19 @@ export type FollowedRecords = {
  * Starts reading the records and returns as soon as it has: the caller sets up the rest while the
  * first load runs in its worker. PostgreSQL's modules are loaded only to read PostgreSQL.
  */
-export async function openRecords(config: Config['records'], deps: { log: Log; metrics: Metrics }): Promise<FollowedRecords> {
+export async function openRecords(
+  config: Config['records'],
+  deps: { log: Log; metrics: Metrics },
+): Promise<FollowedRecords> {
   const { log, metrics } = deps
   const records = new LiveRecords()
   records.onSwap((index) => {
     metrics.records.set(index.size)
-    metrics.serving({ source: config.databaseUrl === undefined ? 'file' : 'postgres', publishedAt: index.publishedAt, id: index.snapshot?.id })
+    metrics.serving({
+      source: config.databaseUrl === undefined ? 'file' : 'postgres',
+      publishedAt: index.publishedAt,
+      id: index.snapshot?.id,
+    })
   })
   if (config.databaseUrl === undefined) {
     const source = new FileRecordSource(config.file)
@@ -56,7 +63,18 @@ export async function openRecords(config: Config['records'], deps: { log: Log; m
   const source = new PostgresRecordSource(config.databaseUrl, { log })
   metrics.sourceConnected.set(0)
   source.onConnection((connected) => metrics.sourceConnected.set(connected ? 1 : 0))
-  log.info({ origin: source.origin }, 'records from PostgreSQL: not ready until the current snapshot is loaded')
-  const follower = followSource(source, records, { log, onRefused: () => metrics.recordsUpdatesRefused.inc() })
-  return { records, origin: source.origin, loaded: Promise.resolve(), close: () => follower.stop().finally(() => source.close()) }
+  log.info(
+    { origin: source.origin },
+    'records from PostgreSQL: not ready until the current snapshot is loaded',
+  )
+  const follower = followSource(source, records, {
+    log,
+    onRefused: () => metrics.recordsUpdatesRefused.inc(),
+  })
+  return {
+    records,
+    origin: source.origin,
+    loaded: Promise.resolve(),
+    close: () => follower.stop().finally(() => source.close()),
+  }
 }

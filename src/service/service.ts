@@ -84,7 +84,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     resources.add(() => followed.close())
     // The adapters' modules (Fastify, the MCP SDK: about 0.2 s to load) are loaded while that
     // first load starts its worker, not before it.
-    const [{ buildHttpApp }, { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler }, { recordPath }] = await Promise.all([
+    const [
+      { buildHttpApp },
+      { MCP_PATH, MCP_REQUEST_HEADERS, MCP_RESPONSE_HEADERS, createMcpNodeHandler },
+      { recordPath },
+    ] = await Promise.all([
       import('../http/app.js'),
       import('../mcp/node-handler.js'),
       import('../http/pages/record-view.js'),
@@ -163,7 +167,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }
     resources.add(async () => {
       const started = Date.now()
-      logger.info({ connections: http.connections().size }, 'shutting down: refusing new requests, finishing those in flight')
+      logger.info(
+        { connections: http.connections().size },
+        'shutting down: refusing new requests, finishing those in flight',
+      )
       await http.drain({ graceMs: options.drain?.graceMs ?? 1_000, boundMs: options.drain?.boundMs ?? 8_000 })
       logger.info({ ms: Date.now() - started }, 'stopped')
     })
@@ -187,7 +194,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
 }
 
 /** Builds and listens; with `handleSignals`, SIGTERM/SIGINT drain in-flight requests and exit 0. */
-export async function startServer(config: Config, options: ServiceOptions & { handleSignals?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: ServiceOptions & { handleSignals?: boolean } = {},
+): Promise<RunningServer> {
   const service = await createService(config, options)
   let url: string
   try {

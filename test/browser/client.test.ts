@@ -14,7 +14,9 @@ const CHROMIUM = '/usr/bin/chromium'
 const available = existsSync(CHROMIUM)
 if (!available) {
   if (process.env.CI) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (see .ci/run)`)
-  console.warn(`SKIPPED: browser tests (no ${CHROMIUM}; apt-get install -y chromium, or set CI=1 to make this a failure)`)
+  console.warn(
+    `SKIPPED: browser tests (no ${CHROMIUM}; apt-get install -y chromium, or set CI=1 to make this a failure)`,
+  )
 }
 
 let api: TestServer
@@ -70,11 +72,18 @@ describe.runIf(available)('RecordsClient in Chromium, cross-origin', () => {
       const record = await client.get(page.results[0].id)
       return { total: catalogue.records.total, ids: page.results.map((r) => r.id), title: record.title, mode: client.mode }
     `)
-    expect(result).toEqual({ total: 13, ids: ['fait-fab1ae2fa3566c3d'], title: "Taux d'alcoolémie du permis probatoire", mode: 'browser' })
+    expect(result).toEqual({
+      total: 13,
+      ids: ['fait-fab1ae2fa3566c3d'],
+      title: "Taux d'alcoolémie du permis probatoire",
+      mode: 'browser',
+    })
   })
 
   it('pages the whole catalogue with all()', async () => {
-    const ids = await inPage<string[]>(`const ids = []; for await (const r of client.all()) ids.push(r.id); return ids`)
+    const ids = await inPage<string[]>(
+      `const ids = []; for await (const r of client.all()) ids.push(r.id); return ids`,
+    )
     expect(new Set(ids).size).toBe(13)
   })
 

@@ -18,7 +18,9 @@ const CHROMIUM = '/usr/bin/chromium'
 const available = existsSync(CHROMIUM)
 if (!available) {
   if (process.env.CI) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (see .ci/run)`)
-  console.warn(`SKIPPED: page tests in Chromium (no ${CHROMIUM}; apt-get install -y chromium, or set CI=1 to make this a failure)`)
+  console.warn(
+    `SKIPPED: page tests in Chromium (no ${CHROMIUM}; apt-get install -y chromium, or set CI=1 to make this a failure)`,
+  )
 }
 /** Headless, and quiet: no update checks, sync or other traffic of the browser's own. */
 const CHROMIUM_ARGS = [
@@ -32,7 +34,10 @@ const CHROMIUM_ARGS = [
   '--disable-features=Translate,OptimizationHints,MediaRouter',
 ]
 const BUNDLED = new URL('../../data/records.json', import.meta.url).pathname
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : `${mkdtempSync(join(tmpdir(), 'screenshots-'))}/`
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? new URL('../../docs/screenshots/', import.meta.url).pathname
+    : `${mkdtempSync(join(tmpdir(), 'screenshots-'))}/`
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8')
 const WIDTHS = [1280, 390] as const
 
@@ -53,16 +58,21 @@ afterAll(async () => {
 
 /** A page in a fresh context that records CSP violations and requests leaving the service's origin. */
 async function open(base: string, width: number, options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, ...options })
+  const context = await browser.newContext({
+    viewport: { width, height: width < 500 ? 844 : 900 },
+    ...options,
+  })
   const page = await context.newPage()
   const problems: string[] = []
   const origin = new URL(base).origin
   page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`)
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text()))
+      problems.push(`CSP: ${m.text()}`)
   })
   page.on('request', (r) => {
     const url = new URL(r.url())
-    if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request to another host: ${r.url()}`)
+    if (url.origin !== origin && url.protocol !== 'data:')
+      problems.push(`request to another host: ${r.url()}`)
   })
   return { page, problems, close: () => context.close() }
 }
@@ -87,20 +97,31 @@ async function checkPage(page: Page, name: string, width: number): Promise<void>
 }
 
 describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
-  it.each(WIDTHS)('home page at %i px: what the service is, counts per kind, the way onward', async (width) => {
-    const { page, problems, close } = await open(server.url, width)
-    await page.goto(`${server.url}/`)
-    await expect.poll(() => page.textContent('h1')).toBe('Fiches de référence sur la conduite et le code de la route')
-    expect(await page.textContent('table.counts tfoot td')).toBe('264')
-    expect(await page.getAttribute('a:text("Document OpenAPI 3.1")', 'href')).toBe('/api/v1/openapi.json?po_live=1')
-    // The MCP configuration names this origin, filled in by the page's script.
-    expect(await page.textContent('code[data-origin]')).toContain(`"url": "${server.url}/mcp"`)
-    // The screenshot shows the usual local address rather than this run's random port.
-    await page.$eval('code[data-origin]', (el, origin) => (el.textContent = el.textContent!.replace(origin, 'http://localhost:8080')), server.url)
-    await checkPage(page, 'home', width)
-    expect(problems).toEqual([])
-    await close()
-  })
+  it.each(WIDTHS)(
+    'home page at %i px: what the service is, counts per kind, the way onward',
+    async (width) => {
+      const { page, problems, close } = await open(server.url, width)
+      await page.goto(`${server.url}/`)
+      await expect
+        .poll(() => page.textContent('h1'))
+        .toBe('Fiches de référence sur la conduite et le code de la route')
+      expect(await page.textContent('table.counts tfoot td')).toBe('264')
+      expect(await page.getAttribute('a:text("Document OpenAPI 3.1")', 'href')).toBe(
+        '/api/v1/openapi.json?po_live=1',
+      )
+      // The MCP configuration names this origin, filled in by the page's script.
+      expect(await page.textContent('code[data-origin]')).toContain(`"url": "${server.url}/mcp"`)
+      // The screenshot shows the usual local address rather than this run's random port.
+      await page.$eval(
+        'code[data-origin]',
+        (el, origin) => (el.textContent = el.textContent!.replace(origin, 'http://localhost:8080')),
+        server.url,
+      )
+      await checkPage(page, 'home', width)
+      expect(problems).toEqual([])
+      await close()
+    },
+  )
 
   it.each(WIDTHS)('search at %i px: a query, a kind filter, paging, then a record page', async (width) => {
     const { page, problems, close } = await open(server.url, width)
@@ -128,8 +149,12 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
     await page.waitForURL(/\/fiches\/fait-[0-9a-f]{16}$/)
     expect(await page.textContent('h1')).toBe(title)
     expect(await page.textContent('.label')).toBe('Règle officielle')
-    expect(await page.textContent('.panel-official')).toMatch(/Sources officielles :[\s\S]*Vérifiée sur le texte officiel le \d+(er)? \S+ \d{4}/)
-    expect(await page.textContent('#citer + p code')).toBe(`Source : ${title} — ${await page.getAttribute('#citer ~ p.small a', 'href')}`)
+    expect(await page.textContent('.panel-official')).toMatch(
+      /Sources officielles :[\s\S]*Vérifiée sur le texte officiel le \d+(er)? \S+ \d{4}/,
+    )
+    expect(await page.textContent('#citer + p code')).toBe(
+      `Source : ${title} — ${await page.getAttribute('#citer ~ p.small a', 'href')}`,
+    )
     await checkPage(page, 'record', width)
     expect(problems).toEqual([])
     await close()
@@ -158,7 +183,10 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
         const url = new URL(link)
         const res = await page.request.get(link, { maxRedirects: 0 })
         expect(res.status(), `${path} → ${link}`).toBe(200)
-        if (url.hash !== '') expect(await res.text(), `${path} → ${link}`).toContain(`id="${decodeURIComponent(url.hash.slice(1))}"`)
+        if (url.hash !== '')
+          expect(await res.text(), `${path} → ${link}`).toContain(
+            `id="${decodeURIComponent(url.hash.slice(1))}"`,
+          )
       }
     }
     await page.goto(`${server.url}/docs`)
@@ -177,34 +205,52 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
     await close()
   })
 
-  it.each(WIDTHS)('reference at %i px: Swagger UI from this origin, and "Try it out" against it', async (width) => {
-    const { page, problems, close } = await open(server.url, width)
-    await page.goto(`${server.url}/reference`)
-    await page.click('#operations-records-searchFacts .opblock-summary-control')
-    await page.fill('tr[data-param-name="q"] input', 'alcoolémie')
-    await page.selectOption('tr[data-param-name="kind"] select', 'fact')
-    // The examples of the document are there to pick from.
-    expect(await page.textContent('#operations-records-searchFacts')).toContain('Fait-643b555e754f953d'.toLowerCase())
-    await checkPage(page, 'reference', width)
-    const answer = page.waitForResponse((r) => r.url().includes('/api/v1/facts?') && r.status() === 200)
-    await page.click('#operations-records-searchFacts button.execute')
-    expect(new URL((await answer).url()).search).toMatch(/^\?q=alcool%C3%A9mie&kind=fact&.*po_live=1$/) // the 307 followed
-    await expect.poll(() => page.textContent('#operations-records-searchFacts .live-responses-table tr.response .response-col_status')).toBe('200')
-    expect(await page.textContent('#operations-records-searchFacts .live-responses-table tr.response .response-col_description')).toContain('"total": 3')
-    expect(await axeViolations(page)).toEqual([])
-    expect(problems).toEqual([])
-    await close()
-  })
+  it.each(WIDTHS)(
+    'reference at %i px: Swagger UI from this origin, and "Try it out" against it',
+    async (width) => {
+      const { page, problems, close } = await open(server.url, width)
+      await page.goto(`${server.url}/reference`)
+      await page.click('#operations-records-searchFacts .opblock-summary-control')
+      await page.fill('tr[data-param-name="q"] input', 'alcoolémie')
+      await page.selectOption('tr[data-param-name="kind"] select', 'fact')
+      // The examples of the document are there to pick from.
+      expect(await page.textContent('#operations-records-searchFacts')).toContain(
+        'Fait-643b555e754f953d'.toLowerCase(),
+      )
+      await checkPage(page, 'reference', width)
+      const answer = page.waitForResponse((r) => r.url().includes('/api/v1/facts?') && r.status() === 200)
+      await page.click('#operations-records-searchFacts button.execute')
+      expect(new URL((await answer).url()).search).toMatch(/^\?q=alcool%C3%A9mie&kind=fact&.*po_live=1$/) // the 307 followed
+      await expect
+        .poll(() =>
+          page.textContent(
+            '#operations-records-searchFacts .live-responses-table tr.response .response-col_status',
+          ),
+        )
+        .toBe('200')
+      expect(
+        await page.textContent(
+          '#operations-records-searchFacts .live-responses-table tr.response .response-col_description',
+        ),
+      ).toContain('"total": 3')
+      expect(await axeViolations(page)).toEqual([])
+      expect(problems).toEqual([])
+      await close()
+    },
+  )
 
   it('a refused page says in words when to come back', async () => {
     const strict = await startTestServer({ RECORDS_FILE: BUNDLED, RATE_LIMIT_PER_MINUTE: '3' })
     try {
       const { page, problems, close } = await open(strict.url, 1280)
       let status = 0
-      for (let i = 0; i < 5 && status !== 429; i++) status = (await page.goto(`${strict.url}/recherche?q=vitesse`))!.status()
+      for (let i = 0; i < 5 && status !== 429; i++)
+        status = (await page.goto(`${strict.url}/recherche?q=vitesse`))!.status()
       expect(status).toBe(429)
       const text = (await page.textContent('main'))!
-      expect(text).toMatch(/Revenez dans (\d+ secondes?|1 minute) : cette page s’affichera de nouveau normalement\./)
+      expect(text).toMatch(
+        /Revenez dans (\d+ secondes?|1 minute) : cette page s’affichera de nouveau normalement\./,
+      )
       expect(await page.getAttribute('a:text("Réessayer")', 'href')).toBe('/recherche?q=vitesse')
       // The wait depends on this run's timing; the screenshot shows a fixed one, so it does not change with every run.
       await page.$eval('.lead strong', (el) => (el.textContent = '42 secondes'))
@@ -221,7 +267,9 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
     for (const path of ['/', '/recherche?q=vitesse', '/fiches/fait-643b555e754f953d', '/reference']) {
       const { page, close } = await open(server.url, 1280)
       const responses: Promise<number>[] = []
-      page.on('requestfinished', (r) => responses.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)))
+      page.on('requestfinished', (r) =>
+        responses.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)),
+      )
       await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' })
       weights[path] = (await Promise.all(responses)).reduce((a, b) => a + b, 0)
       await close()

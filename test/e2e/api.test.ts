@@ -174,7 +174,9 @@ describe('GET /api/v1/facts (searchFacts)', () => {
     expect(new Set(seen).size).toBe(13)
   })
   it('says how q was read, and on no result which queries would match (checked against the OpenAPI document)', async () => {
-    const found = await server.get(`/api/v1/facts?q=${encodeURIComponent('est-ce que la priorité à droite ?')}&po_live=1`)
+    const found = await server.get(
+      `/api/v1/facts?q=${encodeURIComponent('est-ce que la priorité à droite ?')}&po_live=1`,
+    )
     expect(found.body.interpretation).toEqual({
       words: ['priorité', 'droite'],
       ignored: ['est', 'ce', 'que', 'la', 'à'],
@@ -199,7 +201,9 @@ describe('GET /api/v1/facts (searchFacts)', () => {
     expect(best.body.total).toBe(1)
     expect(best.body.results.length).toBeGreaterThanOrEqual(1)
     expect(best.body.interpretation).toMatchObject({ words: ['priorité', 'alcoolémie'], relaxed: [] })
-    expect([best.body.interpretation.matched, best.body.interpretation.left_out]).toContainEqual(['alcoolémie'])
+    expect([best.body.interpretation.matched, best.body.interpretation.left_out]).toContainEqual([
+      'alcoolémie',
+    ])
     expect(best.body.interpretation.missing[0].id).toBe(best.body.results[0].id)
     // The default is the spec's rule, and match=all says it explicitly: the same answer.
     const all = await server.get(`/api/v1/facts?q=${q}&match=all&po_live=1`)
@@ -240,7 +244,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.securitySchemes).toBeUndefined()
     for (const status of ['200', '307', '400', '405', '429', '503']) {
       for (const path of Object.keys(doc.paths))
-        if (status !== '307' || path !== '/facts.ndjson') expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
+        if (status !== '307' || path !== '/facts.ndjson')
+          expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
     }
     expect(doc.paths['/facts.ndjson'].get.responses['307']).toBeUndefined() // the download is not redirected
     expect(doc.paths['/facts/{id}'].get.responses['404']).toBeDefined()
@@ -268,7 +273,8 @@ describe('ETag and 304', () => {
     expect((await server.get(path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200)
   })
   it('gives different searches different ETags, and equivalent ones the same', async () => {
-    const etag = async (target: string) => (await server.get(`/api/v1/facts?${target}&po_live=1`)).headers.get('etag')
+    const etag = async (target: string) =>
+      (await server.get(`/api/v1/facts?${target}&po_live=1`)).headers.get('etag')
     // the same q, percent-encoded two ways
     expect(await etag('q=Alcool%C3%A9mie')).toBe(await etag('q=Alcool%c3%a9mie'))
     // the interpretation shows the words as typed, so another spelling is another answer
@@ -308,9 +314,13 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
     // the API's own policy: read-only methods, its own headers (MCP's are for /mcp only)
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
-    expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(', ')).toContain('if-none-match')
+    expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(', ')).toContain(
+      'if-none-match',
+    )
     expect(res.headers.get('access-control-allow-headers')!.toLowerCase()).not.toContain('mcp-')
-    expect(res.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id')
+    expect(res.headers.get('access-control-expose-headers')).toBe(
+      'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+    )
   })
 })
 
@@ -372,15 +382,30 @@ describe('bad input is a 4xx with the error body, never a 5xx', () => {
     ['offset=x', /"offset" must be an integer from 0 to 10000/],
     [`q=${q301}`, /"q" must be at most 300 characters/],
     ['q=%00drop', /"q" must not contain control characters/],
-    ['kind=rule', /^Query parameter "kind" must be one of fact, expertise, organization, offer, person, article, lesson, page, tool \(got "rule"\)$/],
+    [
+      'kind=rule',
+      /^Query parameter "kind" must be one of fact, expertise, organization, offer, person, article, lesson, page, tool \(got "rule"\)$/,
+    ],
     ['region=spain', /^Query parameter "region" must be france \(got "spain"\)$/],
     // Enumerated values are exact (case is not folded): a value that differs only by case is told what to send.
-    ['region=France', /^Query parameter "region" must be france; values are case-sensitive: send "france" \(got "France"\)$/],
-    ['kind=Fact', /^Query parameter "kind" must be one of fact, .*, tool; values are case-sensitive: send "fact" \(got "Fact"\)$/],
+    [
+      'region=France',
+      /^Query parameter "region" must be france; values are case-sensitive: send "france" \(got "France"\)$/,
+    ],
+    [
+      'kind=Fact',
+      /^Query parameter "kind" must be one of fact, .*, tool; values are case-sensitive: send "fact" \(got "Fact"\)$/,
+    ],
     ['kind=LESSON', /; values are case-sensitive: send "lesson" \(got "LESSON"\)$/],
-    ['kinds=fact', /Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live/],
+    [
+      'kinds=fact',
+      /Unknown query parameter "kinds"; allowed: q, region, kind, match, limit, offset, po_live/,
+    ],
     ['match=any', /^Query parameter "match" must be all or best \(got "any"\)$/],
-    ['match=Best', /^Query parameter "match" must be all or best; values are case-sensitive: send "best" \(got "Best"\)$/],
+    [
+      'match=Best',
+      /^Query parameter "match" must be all or best; values are case-sensitive: send "best" \(got "Best"\)$/,
+    ],
     ['match=', /"match" must be all or best/],
     ['match=all&match=best', /"match" is given 2 times; give it at most once/],
     ['kind=fact&kind=lesson', /"kind" is given 2 times; give it at most once/],

@@ -280,10 +280,21 @@ describe('how a search was read', () => {
       missing: [{ id: record.id, words: ['agglo'] }],
     }
     const service = await scripted(json({ ...envelope([record], 1, 0, 10), interpretation: best }))
-    const run = await cli(['search', 'stationner trottoir agglo', '--match', 'best', '--base-url', `${service.url}/api/v1`])
+    const run = await cli([
+      'search',
+      'stationner trottoir agglo',
+      '--match',
+      'best',
+      '--base-url',
+      `${service.url}/api/v1`,
+    ])
     expect(run.code).toBe(0)
-    expect(service.log).toEqual([`GET /api/v1/facts?po_live=1&q=stationner+trottoir+agglo&match=best&limit=10&offset=0`])
-    expect(run.stdout).toContain('  No record has every word: the first hold stationner, trottoir, not agglo; those after hold fewer')
+    expect(service.log).toEqual([
+      `GET /api/v1/facts?po_live=1&q=stationner+trottoir+agglo&match=best&limit=10&offset=0`,
+    ])
+    expect(run.stdout).toContain(
+      '  No record has every word: the first hold stationner, trottoir, not agglo; those after hold fewer',
+    )
     expect(run.stdout).toContain('  Lacks: agglo')
   })
 

@@ -72,10 +72,17 @@ describe('dump', () => {
   describe('against a misbehaving server', () => {
     const scripted = useScriptedServers()
     /** The catalogue of a service that offers no whole-catalogue download: dump pages. */
-    const catalogueWithoutDownload = { records: { total: 5, by_kind: {} }, links: { self: '/api/v1/', search: '/api/v1/facts' } }
+    const catalogueWithoutDownload = {
+      records: { total: 5, by_kind: {} },
+      links: { self: '/api/v1/', search: '/api/v1/facts' },
+    }
 
     it('fails with exit 1 and leaves no file when a page comes back empty before the total', async () => {
-      const bad = await scripted(json(catalogueWithoutDownload), json(envelope([fakeFact(1), fakeFact(2)], 5, 0)), json(envelope([], 5, 2)))
+      const bad = await scripted(
+        json(catalogueWithoutDownload),
+        json(envelope([fakeFact(1), fakeFact(2)], 5, 0)),
+        json(envelope([], 5, 2)),
+      )
       const out = join(dir, 'anomaly.ndjson')
       const run = await cli(['dump', '--base-url', `${bad.url}/api/v1`, '--out', out])
       expect(run.code).toBe(1)

@@ -60,11 +60,18 @@ describe.runIf(available)('two replicas behind nginx', () => {
     }
     for (const replica of replicas) {
       for (let ready = false; !ready; await sleep(50)) {
-        if (replica.spawned.child.exitCode !== null) throw new Error(`replica exited: ${replica.spawned.stderr()}${replica.spawned.stdout()}`)
+        if (replica.spawned.child.exitCode !== null)
+          throw new Error(`replica exited: ${replica.spawned.stderr()}${replica.spawned.stdout()}`)
         ready = (await httpGet(`${replica.url}/readyz`).catch(() => undefined))?.status === 200
       }
     }
-    nginx = await startNginx(binary!, documentedConfig(nginxPort, [Number(new URL(replicas[0]!.url).port), Number(new URL(replicas[1]!.url).port)]))
+    nginx = await startNginx(
+      binary!,
+      documentedConfig(nginxPort, [
+        Number(new URL(replicas[0]!.url).port),
+        Number(new URL(replicas[1]!.url).port),
+      ]),
+    )
   }, 60_000)
 
   afterAll(async () => {
@@ -86,9 +93,15 @@ describe.runIf(available)('two replicas behind nginx', () => {
 
   it('counts each client once across both replicas: exactly 120 of 200 accepted', async () => {
     const statuses: number[] = []
-    for (let i = 0; i < 200; i++) statuses.push((await httpGet(`${lb}/api/v1/facts?po_live=1`, { from: '127.0.0.20' })).status)
-    const fallbacks = await Promise.all(replicas.map((r) => metric(r, 'reference_records_quota_store_fallbacks_total')))
-    expect(statuses.filter((s) => s === 200), `fallbacks to memory: ${fallbacks.join(', ')}`).toHaveLength(120)
+    for (let i = 0; i < 200; i++)
+      statuses.push((await httpGet(`${lb}/api/v1/facts?po_live=1`, { from: '127.0.0.20' })).status)
+    const fallbacks = await Promise.all(
+      replicas.map((r) => metric(r, 'reference_records_quota_store_fallbacks_total')),
+    )
+    expect(
+      statuses.filter((s) => s === 200),
+      `fallbacks to memory: ${fallbacks.join(', ')}`,
+    ).toHaveLength(120)
     expect(statuses.filter((s) => s === 429)).toHaveLength(80)
     // Both replicas refused some: the budget is one, shared through Redis, not one per replica.
     const refused = await Promise.all(replicas.map((r) => metric(r, 'reference_records_quota_refused_total')))
@@ -98,16 +111,30 @@ describe.runIf(available)('two replicas behind nginx', () => {
   })
 
   it('shows a publication through both replicas', async () => {
-    await publishRecords(schema.url, fixture.map((r) => (r.id === FIRST ? { ...r, title: 'Publié pour les deux' } : r)))
-    const title = async () => JSON.parse((await httpGet(`${lb}/api/v1/facts/${FIRST}?po_live=1`, { from: '127.0.0.40' })).body).title
+    await publishRecords(
+      schema.url,
+      fixture.map((r) => (r.id === FIRST ? { ...r, title: 'Publié pour les deux' } : r)),
+    )
+    const title = async () =>
+      JSON.parse((await httpGet(`${lb}/api/v1/facts/${FIRST}?po_live=1`, { from: '127.0.0.40' })).body).title
     // Each replica reloads on its own notification: the publication reaches them at slightly different
     // times (docs/scale.md, "Freshness"). Once both have it, every answer through nginx shows it.
-    for (const replica of replicas) await expect.poll(async () => JSON.parse((await httpGet(`${replica.url}/readyz`)).body).snapshot, { timeout: 5_000 }).toBe(2)
+    for (const replica of replicas)
+      await expect
+        .poll(async () => JSON.parse((await httpGet(`${replica.url}/readyz`)).body).snapshot, {
+          timeout: 5_000,
+        })
+        .toBe(2)
     for (let i = 0; i < 10; i++) expect(await title()).toBe('Publié pour les deux') // round robin: both replicas answered
   })
 
   it('loses no request when a replica is stopped with SIGTERM under load', async () => {
-    const paths = [`/api/v1/facts/${FIRST}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/?po_live=1', '/api/v1/facts.ndjson']
+    const paths = [
+      `/api/v1/facts/${FIRST}?po_live=1`,
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/?po_live=1',
+      '/api/v1/facts.ndjson',
+    ]
     const failures: string[] = []
     let done = 0
     let stop = false
@@ -135,7 +162,9 @@ describe.runIf(available)('two replicas behind nginx', () => {
     await sleep(1_000) // the survivor alone, meanwhile
     stop = true
     await Promise.all(loops)
-    console.log(`deployment: ${done} requests through nginx, ${atExit - atKill} while the replica drained, ${done - atExit} after it exited`)
+    console.log(
+      `deployment: ${done} requests through nginx, ${atExit - atKill} while the replica drained, ${done - atExit} after it exited`,
+    )
     expect(failures, errorLog(nginx)).toEqual([])
     expect(exitCode).toBe(0)
     expect(done - atExit).toBeGreaterThan(10)

@@ -11,12 +11,17 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 /** A GET that leaves the body as sent (fetch would decompress it). */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(server.url + path, { headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+      )
       res.on('error', reject)
     })
       .on('error', reject)
@@ -59,7 +64,9 @@ describe('GET /api/v1/facts.ndjson (downloadFacts)', () => {
     const again = await rawGet(PATH, { 'accept-encoding': 'gzip' })
     expect(again.body.equals(gzip.body)).toBe(true)
     expect(again.headers.etag).toBe(gzip.headers.etag)
-    expect((await rawGet(PATH, { 'accept-encoding': 'gzip', 'if-none-match': String(gzip.headers.etag) })).status).toBe(304)
+    expect(
+      (await rawGet(PATH, { 'accept-encoding': 'gzip', 'if-none-match': String(gzip.headers.etag) })).status,
+    ).toBe(304)
     expect((await rawGet(PATH, { 'if-none-match': String(plain.headers.etag) })).status).toBe(304)
     expect((await rawGet(PATH, { 'if-none-match': String(gzip.headers.etag) })).status).toBe(200) // another representation
     expect((await rawGet(PATH, { 'accept-encoding': 'br' })).headers['content-encoding']).toBeUndefined()
@@ -79,7 +86,9 @@ describe('revalidation and refusals', () => {
     expect((await server.get(PATH, { headers: { 'if-modified-since': earlier } })).status).toBe(200)
     const bad = await server.get(`${PATH}?kind=fact`)
     expect(bad.status).toBe(400)
-    expect(bad.body.error.message).toBe('Unknown query parameter "kind"; the only parameter allowed here is po_live')
+    expect(bad.body.error.message).toBe(
+      'Unknown query parameter "kind"; the only parameter allowed here is po_live',
+    )
     const post = await server.raw(PATH, { method: 'POST' })
     expect(post.status).toBe(405)
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS')

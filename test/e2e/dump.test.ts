@@ -31,7 +31,13 @@ function memoryIo(stderrIsTTY: boolean, { sharedTerminal = false, baseUrl = `${s
   }
   const stdout = new PassThrough()
   const stderr = Object.assign(new PassThrough(), { isTTY: stderrIsTTY, columns: 100 })
-  const io: CliIo = { stdout, stderr, stderrIsTTY, stdoutSharesTerminal: sharedTerminal, env: { REFERENCE_RECORDS_URL: baseUrl } }
+  const io: CliIo = {
+    stdout,
+    stderr,
+    stderrIsTTY,
+    stdoutSharesTerminal: sharedTerminal,
+    env: { REFERENCE_RECORDS_URL: baseUrl },
+  }
   return { io, stdout: collect(stdout), stderr: collect(stderr) }
 }
 
@@ -74,7 +80,11 @@ describe('runDump', () => {
   describe('during a wait', () => {
     const scripted = useScriptedServers()
     // A service whose catalogue offers no download: dump pages through the search.
-    const pagingOnly = (total: number) => json({ records: { total, by_kind: { fact: total } }, links: { self: '/api/v1/', search: '/api/v1/facts' } })
+    const pagingOnly = (total: number) =>
+      json({
+        records: { total, by_kind: { fact: total } },
+        links: { self: '/api/v1/', search: '/api/v1/facts' },
+      })
 
     it('the bar says why it does not move', async () => {
       const service = await scripted(
@@ -92,10 +102,16 @@ describe('runDump', () => {
     })
 
     it('before the first page, each wait is a line', async () => {
-      const service = await scripted(apiError(503, 'unavailable', 'Loading', { 'retry-after': '0' }), pagingOnly(1), json(envelope([fakeFact(1)], 1)))
+      const service = await scripted(
+        apiError(503, 'unavailable', 'Loading', { 'retry-after': '0' }),
+        pagingOnly(1),
+        json(envelope([fakeFact(1)], 1)),
+      )
       const { io, stderr } = memoryIo(true, { baseUrl: `${service.url}/api/v1` })
       expect(await runDump([], io)).toBe(0)
-      expect(stderr()).toMatch(/^reference-records dump: service unavailable \(503\): Loading; retry 1 of 3 in 0 s\n/)
+      expect(stderr()).toMatch(
+        /^reference-records dump: service unavailable \(503\): Loading; retry 1 of 3 in 0 s\n/,
+      )
     })
   })
 })

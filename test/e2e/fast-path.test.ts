@@ -14,14 +14,31 @@ import { startTestServer, type TestServer } from '../support/test-server.js'
 type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer }
 
 /** One request over its own connection, with exactly these header fields; the answer's bytes as sent. */
-function send(server: TestServer, method: string, path: string, headers: Record<string, string>): Promise<Raw> {
+function send(
+  server: TestServer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<Raw> {
   const url = new URL(server.url)
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { 'x-request-id': 'diff', ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
-    })
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { 'x-request-id': 'diff', ...headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        )
+      },
+    )
     req.on('error', reject)
     req.end()
   })
@@ -62,7 +79,14 @@ async function pair(env: Record<string, string>): Promise<[TestServer, TestServe
 }
 
 const RECORD = 'fait-643b555e754f953d'
-const ENCODINGS: Record<string, string>[] = [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }, { 'accept-encoding': 'identity' }]
+const ENCODINGS: Record<string, string>[] = [
+  {},
+  { 'accept-encoding': 'br' },
+  { 'accept-encoding': 'gzip, deflate, br' },
+  { 'accept-encoding': 'gzip' },
+  { 'accept-encoding': 'br;q=0, gzip;q=0' },
+  { 'accept-encoding': 'identity' },
+]
 const TARGETS = [
   '/api/v1/',
   '/api/v1',
@@ -110,8 +134,13 @@ describe('the fast path against the framework', () => {
       for (const target of TARGETS) {
         for (const method of ['GET', 'HEAD']) {
           for (const headers of ENCODINGS) {
-            const [a, b] = await Promise.all([send(on, method, target, headers), send(off, method, target, headers)])
-            expect(comparable(a), `${method} ${target} ${JSON.stringify(headers)} (round ${round})`).toEqual(comparable(b))
+            const [a, b] = await Promise.all([
+              send(on, method, target, headers),
+              send(off, method, target, headers),
+            ])
+            expect(comparable(a), `${method} ${target} ${JSON.stringify(headers)} (round ${round})`).toEqual(
+              comparable(b),
+            )
             compared++
           }
         }
@@ -119,21 +148,35 @@ describe('the fast path against the framework', () => {
     }
     expect(compared).toBe(2 * TARGETS.length * 2 * ENCODINGS.length)
     // The comparison is between two paths: the prepared answers did go out through the fast path.
-    const fast = async (server: TestServer) => Number(/^reference_records_fast_path_answers_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1])
+    const fast = async (server: TestServer) =>
+      Number(
+        /^reference_records_fast_path_answers_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1],
+      )
     expect(await fast(on)).toBeGreaterThan(TARGETS.length * ENCODINGS.length)
     expect(await fast(off)).toBe(0)
   })
 
   it('answers conditional requests the same: 304 for the tag of the encoding asked, 200 otherwise', async () => {
-    for (const target of ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1']) {
+    for (const target of [
+      '/api/v1/?po_live=1',
+      `/api/v1/facts/${RECORD}?po_live=1`,
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/openapi.json?po_live=1',
+    ]) {
       for (const encoding of ENCODINGS) {
         // Asked of both, so both count the same requests.
-        const [tagOn = '', tag = ''] = await Promise.all([send(on, 'GET', target, encoding), send(off, 'GET', target, encoding)]).then((r) => r.map((x) => String(x.headers.etag)))
+        const [tagOn = '', tag = ''] = await Promise.all([
+          send(on, 'GET', target, encoding),
+          send(off, 'GET', target, encoding),
+        ]).then((r) => r.map((x) => String(x.headers.etag)))
         expect(tagOn).toBe(tag)
         for (const ifNoneMatch of [tag, `W/${tag}`, '"other"', `"x", ${tag}`, '*']) {
           for (const asked of ENCODINGS) {
             const headers = { ...asked, 'if-none-match': ifNoneMatch }
-            const [a, b] = await Promise.all([send(on, 'GET', target, headers), send(off, 'GET', target, headers)])
+            const [a, b] = await Promise.all([
+              send(on, 'GET', target, headers),
+              send(off, 'GET', target, headers),
+            ])
             expect(comparable(a), `${target} ${JSON.stringify(headers)}`).toEqual(comparable(b))
           }
         }
@@ -154,7 +197,17 @@ describe('the fast path against the framework, quota spent', () => {
   afterAll(() => Promise.all([on?.close(), off?.close()]))
 
   it('counts and refuses the same requests with the same 429', async () => {
-    const sequence = ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse', '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/']
+    const sequence = [
+      '/api/v1/?po_live=1',
+      `/api/v1/facts/${RECORD}?po_live=1`,
+      '/api/v1/facts?q=vitesse',
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/openapi.json?po_live=1',
+      `/api/v1/facts/${RECORD}?po_live=1`,
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/',
+    ]
     const statuses: number[] = []
     for (const target of sequence) {
       const [a, b] = await Promise.all([send(on, 'GET', target, {}), send(off, 'GET', target, {})])
@@ -168,14 +221,21 @@ describe('the fast path against the framework, quota spent', () => {
 })
 
 /** The bytes a server sends for `requests`, one after the other on one keep-alive connection, Date fields masked. */
-async function bytesOnOneConnection(server: TestServer, requests: { method: string; path: string; headers: Record<string, string>; body?: string }[]): Promise<string> {
+async function bytesOnOneConnection(
+  server: TestServer,
+  requests: { method: string; path: string; headers: Record<string, string>; body?: string }[],
+): Promise<string> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const received: Buffer[] = []
   const sockets = new Set<Socket>()
   try {
     for (const r of requests) {
       await new Promise<void>((resolve, reject) => {
-        const req = request(server.url + r.path, { method: r.method, headers: { 'x-request-id': 'diff', ...r.headers }, agent }, (res) => res.resume().on('end', resolve))
+        const req = request(
+          server.url + r.path,
+          { method: r.method, headers: { 'x-request-id': 'diff', ...r.headers }, agent },
+          (res) => res.resume().on('end', resolve),
+        )
         req.on('socket', (socket) => {
           if (sockets.has(socket)) return
           sockets.add(socket)
@@ -193,11 +253,17 @@ async function bytesOnOneConnection(server: TestServer, requests: { method: stri
 }
 
 /** Raw bytes as text, with what reads a clock masked: the Date field, and the seconds of the quota field. */
-const masked = (bytes: Buffer) => bytes.toString('latin1').replace(/\r\nDate: [^\r]*/g, '\r\nDate: …').replace(/;t=\d+\r\n/g, ';t=…\r\n')
+const masked = (bytes: Buffer) =>
+  bytes
+    .toString('latin1')
+    .replace(/\r\nDate: [^\r]*/g, '\r\nDate: …')
+    .replace(/;t=\d+\r\n/g, ';t=…\r\n')
 
 /** A request's head as sent by `rawExchange` (no body). */
 const requestText = (r: { method: string; path: string; headers: Record<string, string> }) =>
-  `${r.method} ${r.path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\n${Object.entries(r.headers).map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`
+  `${r.method} ${r.path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\n${Object.entries(r.headers)
+    .map(([n, v]) => `${n}: ${v}\r\n`)
+    .join('')}\r\n`
 
 /** The bytes of one request sent as given, up to the server's close. */
 function rawExchange(server: TestServer, requestText: string): Promise<string> {
@@ -217,22 +283,44 @@ describe('at the socket level: the fast path against the framework, on one conne
   beforeAll(async () => ([composed, written] = await pair({})))
   afterAll(() => Promise.all([composed?.close(), written?.close()]))
 
-  it('sends the same bytes, head and body, for every target, method, encoding and condition', async () => {    const requests = TARGETS.flatMap((path) => ['GET', 'HEAD'].flatMap((method) => ENCODINGS.map((headers) => ({ method, path, headers }))))
+  it('sends the same bytes, head and body, for every target, method, encoding and condition', async () => {
+    const requests = TARGETS.flatMap((path) =>
+      ['GET', 'HEAD'].flatMap((method) => ENCODINGS.map((headers) => ({ method, path, headers }))),
+    )
     // Asked of both, so both count the same requests.
-    const [etag] = await Promise.all([composed, written].map(async (server) => String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag'))))
-    requests.push({ method: 'GET', path: `/api/v1/facts/${RECORD}?po_live=1`, headers: { 'if-none-match': etag! } })
+    const [etag] = await Promise.all(
+      [composed, written].map(async (server) =>
+        String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag')),
+      ),
+    )
+    requests.push({
+      method: 'GET',
+      path: `/api/v1/facts/${RECORD}?po_live=1`,
+      headers: { 'if-none-match': etag! },
+    })
     // MCP calls in both eras: the SDK's answer the first time, a kept one the second.
     for (const era of ['legacy', 'modern'] as const) {
-      for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }]) requests.push({ method: 'POST', path: '/mcp', ...mcpCall(era, 7, args) })
+      for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }])
+        requests.push({ method: 'POST', path: '/mcp', ...mcpCall(era, 7, args) })
     }
     // A refusal the MCP handler closes the connection after (an upload it will not read): last.
-    const closing = { method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } }
+    const closing = {
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+    }
     // Twice: the second time every answer is a prepared one.
     for (const round of [1, 2]) {
-      const [a, b] = await Promise.all([bytesOnOneConnection(composed, requests), bytesOnOneConnection(written, requests)])
+      const [a, b] = await Promise.all([
+        bytesOnOneConnection(composed, requests),
+        bytesOnOneConnection(written, requests),
+      ])
       expect(a.length, `round ${round}`).toBeGreaterThan(requests.length * 200)
       expect(a, `round ${round}`).toBe(b)
-      const [c, d] = await Promise.all([rawExchange(composed, requestText(closing)), rawExchange(written, requestText(closing))])
+      const [c, d] = await Promise.all([
+        rawExchange(composed, requestText(closing)),
+        rawExchange(written, requestText(closing)),
+      ])
       expect(c).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i)
       expect(c).toBe(d)
     }

@@ -12,18 +12,25 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import { migrate } from '../../src/core/records/postgres/migrations.js'
-import { hashesOf, planAgainstCurrent, prepareSnapshot, publishSnapshot } from '../../src/core/records/postgres/publisher.js'
+import {
+  hashesOf,
+  planAgainstCurrent,
+  prepareSnapshot,
+  publishSnapshot,
+} from '../../src/core/records/postgres/publisher.js'
 import type { Fact } from '../../src/core/records/record.js'
 import { connect, createTestSchema, postgresAvailable, type TestSchema } from '../support/postgres.js'
 import { freePort } from '../support/ports.js'
 import { spawnCli, type Spawned } from '../support/spawn-service.js'
 
 const available = await postgresAvailable()
-const CORPUS = process.env.FRESHNESS_CORPUS ?? fileURLToPath(new URL('../../data/records.json', import.meta.url))
+const CORPUS =
+  process.env.FRESHNESS_CORPUS ?? fileURLToPath(new URL('../../data/records.json', import.meta.url))
 const PUBLICATIONS = Number(process.env.FRESHNESS_PUBLICATIONS ?? 20)
 const LARGE = process.env.FRESHNESS_CORPUS !== undefined
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 let schema: TestSchema
 const replicas: { spawned: Spawned; url: string }[] = []
@@ -50,7 +57,11 @@ afterAll(async () => {
 }, 60_000)
 
 /** Polls `url` until `accept` holds for its JSON body; resolves with the time it did (performance.now()). */
-async function firstResponseWith(url: string, accept: (body: any) => boolean, deadline: number): Promise<number> {
+async function firstResponseWith(
+  url: string,
+  accept: (body: any) => boolean,
+  deadline: number,
+): Promise<number> {
   for (;;) {
     const res = await fetch(url).catch(() => undefined)
     const body = res === undefined ? undefined : await res.json().catch(() => undefined)
@@ -71,20 +82,31 @@ it.runIf(available)(
       await migrate(client)
       const publish = async (version: number) => {
         // Everything but the commit is prepared before the clock starts.
-        const next = records.map((r) => (r === target ? { ...r, title: `${target.title} (publication ${version})` } : r))
+        const next = records.map((r) =>
+          r === target ? { ...r, title: `${target.title} (publication ${version})` } : r,
+        )
         const snapshot = prepareSnapshot(next as Fact[])
         const plan = await planAgainstCurrent(client, hashesOf(snapshot))
         await publishSnapshot(client, snapshot, plan, { keep: 2 })
         return performance.now()
       }
-      const seen = (version: number) => (body: any) => body?.title === `${target.title} (publication ${version})`
+      const seen = (version: number) => (body: any) =>
+        body?.title === `${target.title} (publication ${version})`
       const startupDeadline = performance.now() + (LARGE ? 600_000 : 60_000)
       await publish(0)
-      await Promise.all(replicas.map((r) => firstResponseWith(`${r.url}/api/v1/facts/${target.id}?po_live=1`, seen(0), startupDeadline)))
+      await Promise.all(
+        replicas.map((r) =>
+          firstResponseWith(`${r.url}/api/v1/facts/${target.id}?po_live=1`, seen(0), startupDeadline),
+        ),
+      )
       for (let version = 1; version <= PUBLICATIONS; version++) {
         const committed = await publish(version)
         const deadline = committed + (LARGE ? 300_000 : 30_000)
-        const both = await Promise.all(replicas.map((r) => firstResponseWith(`${r.url}/api/v1/facts/${target.id}?po_live=1`, seen(version), deadline)))
+        const both = await Promise.all(
+          replicas.map((r) =>
+            firstResponseWith(`${r.url}/api/v1/facts/${target.id}?po_live=1`, seen(version), deadline),
+          ),
+        )
         latencies.push(Math.max(...both) - committed)
       }
     } finally {

@@ -22,25 +22,42 @@ const CALLS: { name: string; arguments: Record<string, unknown> }[] = [
   { name: 'no_such_tool', arguments: {} },
 ]
 
-async function call(server: TestServer, era: McpEra, id: number | string, name: string, args: Record<string, unknown>) {
+async function call(
+  server: TestServer,
+  era: McpEra,
+  id: number | string,
+  name: string,
+  args: Record<string, unknown>,
+) {
   const { headers, body } = mcpCall(era, 0, args)
   const message = JSON.parse(body)
   message.id = id
   message.params.name = name
   const sent = { ...headers, 'x-request-id': 'diff', ...(era === 'modern' ? { 'Mcp-Name': name } : {}) }
-  const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: sent, body: JSON.stringify(message) })
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: sent,
+    body: JSON.stringify(message),
+  })
   const headersSeen: Record<string, string> = {}
   res.headers.forEach((value, name) => {
     if (name !== 'date') headersSeen[name] = value
   })
-  if (typeof headersSeen.ratelimit === 'string') headersSeen.ratelimit = headersSeen.ratelimit.replace(/;t=\d+/, ';t=…')
+  if (typeof headersSeen.ratelimit === 'string')
+    headersSeen.ratelimit = headersSeen.ratelimit.replace(/;t=\d+/, ';t=…')
   return { status: res.status, headers: headersSeen, text: await res.text() }
 }
 
 describe('kept tools/call answers against the SDK', () => {
   let keeping: TestServer
   let sdk: TestServer
-  beforeAll(async () => ([keeping, sdk] = await Promise.all([startTestServer({}, { fastPath: true }), startTestServer({}, { fastPath: false })])))
+  beforeAll(
+    async () =>
+      ([keeping, sdk] = await Promise.all([
+        startTestServer({}, { fastPath: true }),
+        startTestServer({}, { fastPath: false }),
+      ])),
+  )
   afterAll(() => Promise.all([keeping?.close(), sdk?.close()]))
 
   it.for(['legacy', 'modern'] as const)('%s era: the same bytes but the id, call after call', async (era) => {
@@ -55,7 +72,10 @@ describe('kept tools/call answers against the SDK', () => {
       }
     }
     // Rounds 2 and 3 were answered from kept answers on one side only.
-    const kept = async (server: TestServer) => Number(/^reference_records_mcp_kept_answers_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1])
+    const kept = async (server: TestServer) =>
+      Number(
+        /^reference_records_mcp_kept_answers_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1],
+      )
     expect(await kept(sdk)).toBe(0)
     expect(await kept(keeping)).toBeGreaterThanOrEqual(2 * (CALLS.length - 1))
   })

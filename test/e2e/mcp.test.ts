@@ -24,7 +24,8 @@ type AnyClient = {
   readResource(p: { uri: string }): Promise<any>
   listResources(params?: { cursor: string }): Promise<{ resources: any[]; nextCursor?: string }>
   listResourceTemplates(): Promise<{ resourceTemplates: any[] }>
-  getServerCapabilities(): { tools?: { listChanged?: boolean }; resources?: { listChanged?: boolean } } | undefined
+  getServerCapabilities():
+    { tools?: { listChanged?: boolean }; resources?: { listChanged?: boolean } } | undefined
 }
 
 const FACT_ID = 'fait-fab1ae2fa3566c3d' // the probationary alcohol rule of the fixture
@@ -48,7 +49,13 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
 
     it('lists five read-only tools, the three of its own with output schemas', async () => {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['fetch', 'get_catalogue', 'get_fact', 'search', 'search_facts'])
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'fetch',
+        'get_catalogue',
+        'get_fact',
+        'search',
+        'search_facts',
+      ])
       for (const tool of tools) {
         expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
         if (!['search', 'fetch'].includes(tool.name)) expect(tool.outputSchema?.type).toBe('object')
@@ -74,7 +81,10 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
         expect(valid, `${tool}: ${ajv.errorsText()}`).toBe(true)
         expect(result.content[0].type).toBe('text')
       }
-      const search = await client.callTool({ name: 'search_facts', arguments: { q: "l'alcoolémie", kind: 'fact' } })
+      const search = await client.callTool({
+        name: 'search_facts',
+        arguments: { q: "l'alcoolémie", kind: 'fact' },
+      })
       expect(search.structuredContent.results.map((r: { id: string }) => r.id)).toEqual([FACT_ID])
     })
 
@@ -84,9 +94,13 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(text).toMatch(/^# Taux d'alcoolémie du permis probatoire/)
       expect(text).toContain('Kind: Official rule')
       expect(text).toContain('Link: https://code-et-conduite.example/alcoolemie-permis-probatoire')
-      expect(text).toMatch(/Official sources:\n {2}- Code de la route, article R234-1 — https:\/\/www\.legifrance\.gouv\.fr\//)
+      expect(text).toMatch(
+        /Official sources:\n {2}- Code de la route, article R234-1 — https:\/\/www\.legifrance\.gouv\.fr\//,
+      )
       expect(text).toContain('Verified against the official text on 2026-09-15')
-      expect(text).toContain("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
+      expect(text).toContain(
+        "Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire",
+      )
       const lesson = await client.callTool({ name: 'search_facts', arguments: { q: 'priorité droite' } })
       expect(lesson.content[0].text).toContain('Status: leçon (explication), pas une règle officielle')
     })
@@ -97,32 +111,56 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(search.content[0].type).toBe('text')
       const found = JSON.parse(search.content[0].text)
       expect(Object.keys(found)).toEqual(['results'])
-      expect(found.results[0]).toEqual({ id: FACT_ID, title: "Taux d'alcoolémie du permis probatoire", url: expect.stringMatching(new RegExp(`(/fiches/${FACT_ID}|alcoolemie-permis-probatoire)$`)) })
+      expect(found.results[0]).toEqual({
+        id: FACT_ID,
+        title: "Taux d'alcoolémie du permis probatoire",
+        url: expect.stringMatching(new RegExp(`(/fiches/${FACT_ID}|alcoolemie-permis-probatoire)$`)),
+      })
       const fetched = await client.callTool({ name: 'fetch', arguments: { id: found.results[0].id } })
       expect(fetched.content).toHaveLength(1)
       const doc = JSON.parse(fetched.content[0].text)
       expect(Object.keys(doc)).toEqual(['id', 'title', 'text', 'url', 'metadata'])
       expect(doc.url).toBe(found.results[0].url)
-      expect(doc.metadata).toMatchObject({ kind: 'fact', status: 'official_rule', verified_at: '2026-09-15', original_url: 'https://code-et-conduite.example/alcoolemie-permis-probatoire' })
-      expect(doc.metadata.official_sources[0]).toEqual({ label: 'Code de la route, article R234-1', url: expect.stringMatching(/^https:\/\/www\.legifrance\.gouv\.fr\//) })
-      expect(doc.metadata.attribution).toBe("Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire")
+      expect(doc.metadata).toMatchObject({
+        kind: 'fact',
+        status: 'official_rule',
+        verified_at: '2026-09-15',
+        original_url: 'https://code-et-conduite.example/alcoolemie-permis-probatoire',
+      })
+      expect(doc.metadata.official_sources[0]).toEqual({
+        label: 'Code de la route, article R234-1',
+        url: expect.stringMatching(/^https:\/\/www\.legifrance\.gouv\.fr\//),
+      })
+      expect(doc.metadata.attribution).toBe(
+        "Source : Taux d'alcoolémie du permis probatoire — https://code-et-conduite.example/alcoolemie-permis-probatoire",
+      )
     })
 
     it('matches best by default: a word no record holds with the others is left out, and said to be', async () => {
-      const best = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie' } })
+      const best = await client.callTool({
+        name: 'search_facts',
+        arguments: { q: 'est-ce que la priorité alcoolémie' },
+      })
       const text: string = best.content[0].text
       expect(best.structuredContent.total).toBe(1)
       expect(best.structuredContent.interpretation.left_out).toHaveLength(1)
-      expect(text).toMatch(/No record holds every required word: the first 1 hold "(priorité|alcoolémie)", not "(priorité|alcoolémie)"/)
+      expect(text).toMatch(
+        /No record holds every required word: the first 1 hold "(priorité|alcoolémie)", not "(priorité|alcoolémie)"/,
+      )
       expect(text).toMatch(/Lacks: "(priorité|alcoolémie)"\./)
     })
 
     it('says how q was read and, when nothing matches with match "all", which queries would', async () => {
-      const none = await client.callTool({ name: 'search_facts', arguments: { q: 'est-ce que la priorité alcoolémie', match: 'all' } })
+      const none = await client.callTool({
+        name: 'search_facts',
+        arguments: { q: 'est-ce que la priorité alcoolémie', match: 'all' },
+      })
       const text: string = none.content[0].text
       expect(text).toContain('Required words: "priorité", "alcoolémie".')
       expect(text).toContain('Ignored (stop or question words): "est", "ce", "que", "la".')
-      expect(text).toContain('Queries that would match: q="alcoolémie" (1 record(s), without "priorité"); q="priorité" (1 record(s), without "alcoolémie").')
+      expect(text).toContain(
+        'Queries that would match: q="alcoolémie" (1 record(s), without "priorité"); q="priorité" (1 record(s), without "alcoolémie").',
+      )
       expect(none.structuredContent.interpretation.relaxed).toHaveLength(2)
     })
 
@@ -145,7 +183,15 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
 
     it('answers an unknown id with a tool error and a hint', async () => {
       const result = await client.callTool({ name: 'get_fact', arguments: { id: 'fait-0000000000000000' } })
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No record with id "fait-0000000000000000": it may have been withdrawn. Find ids with search_facts.' }] })
+      expect(result).toMatchObject({
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: 'No record with id "fait-0000000000000000": it may have been withdrawn. Find ids with search_facts.',
+          },
+        ],
+      })
       expect(result.structuredContent).toBeUndefined()
     })
 
@@ -160,7 +206,9 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
       expect(JSON.parse(read.contents[0].text).id).toBe(FACT_ID)
       const catalogue = await client.readResource({ uri: 'reference-records://catalogue' })
       expect(JSON.parse(catalogue.contents[0].text).records.total).toBe(13)
-      await expect(client.readResource({ uri: 'reference-records://facts/fait-0000000000000000' })).rejects.toThrow(/not found/i)
+      await expect(
+        client.readResource({ uri: 'reference-records://facts/fait-0000000000000000' }),
+      ).rejects.toThrow(/not found/i)
     })
   })
 }
@@ -179,7 +227,10 @@ describe('MCP over Streamable HTTP', () => {
     return client as unknown as AnyClient
   })
   describeMcpClient('current SDK, 2026-07-28 era', async () => {
-    const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    const client = new Client(
+      { name: 'test', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
     await client.connect(new StreamableHTTPClientTransport(url()))
     return client as unknown as AnyClient
   })
@@ -198,14 +249,22 @@ describe('MCP over Streamable HTTP', () => {
     const put = await server.raw('/mcp', { method: 'PUT' })
     expect(put.status).toBe(405)
     expect(put.headers.get('allow')).toBe('POST, OPTIONS')
-    expect(put.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { status: 405, code: 'method_not_allowed' } } })
+    expect(put.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { data: { status: 405, code: 'method_not_allowed' } },
+    })
   })
 
   it('answers in JSON, not a stream, in both protocol eras', async () => {
     const post = (body: object, headers: Record<string, string> = {}) =>
       server.raw('/mcp', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
         body: JSON.stringify(body),
       })
     const initialize = await post({
@@ -217,7 +276,12 @@ describe('MCP over Streamable HTTP', () => {
     expect(initialize.status).toBe(200)
     expect(initialize.headers.get('content-type')).toMatch(/^application\/json/)
     expect(initialize.body.result.serverInfo.name).toBe('reference-records')
-    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fact', arguments: { id: FACT_ID } } })
+    const call = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'get_fact', arguments: { id: FACT_ID } },
+    })
     expect(call.headers.get('content-type')).toMatch(/^application\/json/)
     expect(call.body.result.structuredContent.id).toBe(FACT_ID)
   })
@@ -235,7 +299,11 @@ describe('MCP over Streamable HTTP', () => {
   it('allows the MCP request headers and POST in CORS preflight, and exposes the rate-limit fields', async () => {
     const res = await server.raw('/mcp', {
       method: 'OPTIONS',
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS')
@@ -243,7 +311,11 @@ describe('MCP over Streamable HTTP', () => {
     for (const h of ['content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(h)
     const post = await server.raw('/mcp', {
       method: 'POST',
-      headers: { origin: 'https://agent.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        origin: 'https://agent.example',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     })
     expect(post.headers.get('access-control-allow-origin')).toBe('*')
@@ -252,16 +324,29 @@ describe('MCP over Streamable HTTP', () => {
   })
 
   it('refuses a JSON-RPC batch before any call runs, counting the POST once', async () => {
-    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+    const remaining = async () =>
+      Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
     const before = await remaining()
-    const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_facts', arguments: { q: `mot${i} vitesse`, limit: 50 } } }))
+    const batch = Array.from({ length: 100 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'search_facts', arguments: { q: `mot${i} vitesse`, limit: 50 } },
+    }))
     const res = await server.raw('/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify(batch),
     })
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: JSON-RPC batches are not served/) } })
+    expect(res.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/^Invalid Request: JSON-RPC batches are not served/),
+      },
+    })
     // The batch's POST and our own read of the count.
     expect(await remaining()).toBe(before - 2)
     expect((await server.raw('/healthz')).status).toBe(200)
@@ -272,7 +357,11 @@ describe('MCP over Streamable HTTP', () => {
   })
 
   it('gives honest cache hints in the 2026-07-28 era: public, and at most five minutes from the publication', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} }
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }
     const cases: [string, Record<string, unknown>][] = [
       ['tools/list', {}],
       ['prompts/list', {}],
@@ -309,13 +398,20 @@ describe('MCP and the API share one quota', () => {
   it('refuses the next call on either once one address spent its budget across both', async () => {
     const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '12' }) // its start spent 1 (OpenAPI document)
     try {
-      for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/v1/facts?po_live=1`)).status).toBe(200)
-      const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      for (let i = 0; i < 5; i++)
+        expect((await fetch(`${server.url}/api/v1/facts?po_live=1`)).status).toBe(200)
+      const client = new Client(
+        { name: 'test', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      )
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
       let calls = 0
       let refusal: Error | undefined
       while (refusal === undefined && calls < 20) {
-        await client.callTool({ name: 'get_catalogue', arguments: {} }).then(() => calls++, (err: Error) => (refusal = err))
+        await client.callTool({ name: 'get_catalogue', arguments: {} }).then(
+          () => calls++,
+          (err: Error) => (refusal = err),
+        )
       }
       // 12 - 1 - 5 = 6 requests left for MCP: the client's one request when it connects, then 5 tool calls
       expect(calls).toBe(5)
@@ -337,10 +433,16 @@ describe('MCP and the API share one quota', () => {
       // the two reads (under load they may straddle a second; issue 31).
       const mcpRetryAfter = Number(mcp.headers.get('retry-after'))
       expect(mcpRetryAfter).toBeLessThanOrEqual(retryAfter)
-      expect(mcpRetryAfter).toBeGreaterThanOrEqual(Math.max(1, retryAfter - Math.ceil((Date.now() - asked) / 1000)))
+      expect(mcpRetryAfter).toBeGreaterThanOrEqual(
+        Math.max(1, retryAfter - Math.ceil((Date.now() - asked) / 1000)),
+      )
       const refused = await mcp.json()
       expect(refused.id).toBe(7) // the request's own id, so the client knows which request was refused
-      expect(refused.error.data).toEqual({ status: 429, code: 'rate_limited', retry_after_seconds: mcpRetryAfter })
+      expect(refused.error.data).toEqual({
+        status: 429,
+        code: 'rate_limited',
+        retry_after_seconds: mcpRetryAfter,
+      })
       await client.close()
     } finally {
       await server.close()
@@ -351,7 +453,13 @@ describe('MCP and the API share one quota', () => {
 describe('MCP over stdio (reference-records mcp)', () => {
   describeMcpClient('records file, current SDK', async () => {
     const client = new Client({ name: 'test', version: '1' })
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--records-file', SMALL_FIXTURE], stderr: 'ignore' }))
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--records-file', SMALL_FIXTURE],
+        stderr: 'ignore',
+      }),
+    )
     return client as unknown as AnyClient
   })
 
@@ -363,11 +471,16 @@ describe('MCP over stdio (reference-records mcp)', () => {
     afterAll(() => server.close())
 
     it('reads the remote records and draws from the remote quota', async () => {
-      const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+      const remaining = async () =>
+        Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
       const before = await remaining()
       const client = new Client({ name: 'test', version: '1' })
       await client.connect(
-        new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', `${server.url}/api/v1`], stderr: 'ignore' }),
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, 'mcp', '--base-url', `${server.url}/api/v1`],
+          stderr: 'ignore',
+        }),
       )
       const result = await client.callTool({ name: 'get_fact', arguments: { id: FACT_ID } })
       expect((result.structuredContent as { id: string }).id).toBe(FACT_ID)
@@ -388,7 +501,10 @@ describe('resources/list, paged (the bundled sample: more records than one page)
   let ids: string[]
   beforeAll(async () => {
     server = await startTestServer({ RECORDS_FILE: SAMPLE, RATE_LIMIT_PER_MINUTE: '1000' })
-    ids = (await server.raw('/api/v1/facts.ndjson')).text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)
+    ids = (await server.raw('/api/v1/facts.ndjson')).text
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id)
   })
   afterAll(() => server.close())
 
@@ -401,7 +517,9 @@ describe('resources/list, paged (the bundled sample: more records than one page)
   }
   const stdioClient = async (args: string[]) => {
     const client = new Client({ name: 'test', version: '1' })
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'ignore' }))
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'ignore' }),
+    )
     return client
   }
 
@@ -418,7 +536,9 @@ describe('resources/list, paged (the bundled sample: more records than one page)
       } while (cursor !== undefined && pages.length <= 20)
       expect(pages).toHaveLength(Math.ceil(ids.length / PAGE_SIZE))
       expect(pages[0]!.resources.slice(0, 2).map((r) => r.uri)).toEqual(OWN)
-      expect(pages.map((p) => p.resources.length)).toEqual(pages.map((_, i) => Math.min(PAGE_SIZE, ids.length - i * PAGE_SIZE) + (i === 0 ? 2 : 0)))
+      expect(pages.map((p) => p.resources.length)).toEqual(
+        pages.map((_, i) => Math.min(PAGE_SIZE, ids.length - i * PAGE_SIZE) + (i === 0 ? 2 : 0)),
+      )
       expectEveryRecordOnce(pages.flatMap((p) => p.resources.map((r) => r.uri)))
       await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 })
     } finally {
@@ -443,7 +563,8 @@ describe('resources/list, paged (the bundled sample: more records than one page)
     } finally {
       await local.close()
     }
-    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
+    const remaining = async () =>
+      Number(/r=(\d+)/.exec((await fetch(`${server.url}/api/v1/?po_live=1`)).headers.get('ratelimit')!)![1])
     const remote = await stdioClient(['--base-url', `${server.url}/api/v1`])
     try {
       const before = await remaining()

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
-const metricsFrom = (server: TestServer, client?: string) => server.raw('/metrics', client === undefined ? {} : { headers: { 'x-forwarded-for': client } })
+const metricsFrom = (server: TestServer, client?: string) =>
+  server.raw('/metrics', client === undefined ? {} : { headers: { 'x-forwarded-for': client } })
 
 describe('by default (loopback and private networks)', () => {
   let server: TestServer
@@ -29,11 +30,14 @@ describe('by default (loopback and private networks)', () => {
       expect(res.body).toEqual({ error: { code: 'not_found', message: 'No such path: /metrics' } })
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
     }
-    expect((await server.raw('/nope', { headers: { 'x-forwarded-for': '203.0.113.5' } })).body).toEqual({ error: { code: 'not_found', message: 'No such path: /nope' } })
+    expect((await server.raw('/nope', { headers: { 'x-forwarded-for': '203.0.113.5' } })).body).toEqual({
+      error: { code: 'not_found', message: 'No such path: /nope' },
+    })
   })
 
   it('keeps /healthz and /readyz open to everyone: load balancers probe them', async () => {
-    for (const path of ['/healthz', '/readyz']) expect((await server.raw(path, { headers: { 'x-forwarded-for': '203.0.113.5' } })).status).toBe(200)
+    for (const path of ['/healthz', '/readyz'])
+      expect((await server.raw(path, { headers: { 'x-forwarded-for': '203.0.113.5' } })).status).toBe(200)
   })
 })
 

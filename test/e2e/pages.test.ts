@@ -6,7 +6,13 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecordIndex } from '../../src/core/search/record-index.js'
-import { ERROR_EXAMPLES, SEARCH_EXAMPLE, SEARCH_EXAMPLE_QUERY, SEARCH_NO_MATCH_EXAMPLE, SEARCH_NO_MATCH_EXAMPLE_QUERY } from '../../src/http/openapi-examples.js'
+import {
+  ERROR_EXAMPLES,
+  SEARCH_EXAMPLE,
+  SEARCH_EXAMPLE_QUERY,
+  SEARCH_NO_MATCH_EXAMPLE,
+  SEARCH_NO_MATCH_EXAMPLE_QUERY,
+} from '../../src/http/openapi-examples.js'
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../src/http/pages/index.js'
 import { REFERENCE_CONTENT_SECURITY_POLICY } from '../../src/http/pages/reference.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
@@ -18,7 +24,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const html = (path: string, headers: Record<string, string> = {}) => server.raw(path, { headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers } })
+const html = (path: string, headers: Record<string, string> = {}) =>
+  server.raw(path, { headers: { accept: 'text/html', 'accept-encoding': 'identity', ...headers } })
 
 describe('the pages', () => {
   it.each([
@@ -34,7 +41,9 @@ describe('the pages', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(res.headers.get('content-security-policy')).toBe(path === '/reference' ? REFERENCE_CONTENT_SECURITY_POLICY : PAGE_CONTENT_SECURITY_POLICY)
+    expect(res.headers.get('content-security-policy')).toBe(
+      path === '/reference' ? REFERENCE_CONTENT_SECURITY_POLICY : PAGE_CONTENT_SECURITY_POLICY,
+    )
     expect(res.headers.get('cache-control')).toBe('no-cache')
     expect(res.text.replace(/<[^>]+>/g, '')).toContain(heading)
     // No inline script or style anywhere: the policy would refuse them.
@@ -46,7 +55,14 @@ describe('the pages', () => {
     expect(res.text).toContain('<td><a href="/recherche?kind=lesson">Leçons</a></td><td>96</td>')
     expect(res.text).toContain('<th scope="row">Total</th><td>264</td>')
     expect(res.text).toContain('publiées par <a href="/fiches/brand-')
-    for (const link of ['/recherche"', '/docs"', '/reference"', '/api/v1/openapi.json?po_live=1"', '/docs#mcp-tool-protocol-server"', 'mailto:contact@code-et-conduite.example"']) {
+    for (const link of [
+      '/recherche"',
+      '/docs"',
+      '/reference"',
+      '/api/v1/openapi.json?po_live=1"',
+      '/docs#mcp-tool-protocol-server"',
+      'mailto:contact@code-et-conduite.example"',
+    ]) {
       expect(res.text).toContain(`href="${link}`)
     }
   })
@@ -55,7 +71,9 @@ describe('the pages', () => {
     const res = await html('/recherche?q=trotoir')
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
-    expect(text).toContain('Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.')
+    expect(text).toContain(
+      'Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.',
+    )
     expect(res.text).toContain('<strong>« trottoir »</strong>')
     expect(text).toMatch(/\d+ fiches pour « trotoir »/)
   })
@@ -64,25 +82,40 @@ describe('the pages', () => {
     const res = await html(`/recherche?${new URLSearchParams(SEARCH_NO_MATCH_EXAMPLE_QUERY)}`)
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
-    expect(text).toMatch(/Aucune fiche ne contient tous ces mots : les premières contiennent « [^»]+ »(, « [^»]+ »)*, sans « [^»]+ »/)
+    expect(text).toMatch(
+      /Aucune fiche ne contient tous ces mots : les premières contiennent « [^»]+ »(, « [^»]+ »)*, sans « [^»]+ »/,
+    )
     expect(text).toContain('Ne contient pas :')
-    expect(res.text).toContain(`href="/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' }).toString().replaceAll('&', '&amp;')}">Chercher seulement les fiches qui contiennent tous les mots</a>`)
+    expect(res.text).toContain(
+      `href="/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' }).toString().replaceAll('&', '&amp;')}">Chercher seulement les fiches qui contiennent tous les mots</a>`,
+    )
   })
 
   it('search with match=all and no match: says why, and offers the relaxed queries as links to their searches', async () => {
-    const res = await html(`/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' })}`)
+    const res = await html(
+      `/recherche?${new URLSearchParams({ ...SEARCH_NO_MATCH_EXAMPLE_QUERY, match: 'all' })}`,
+    )
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
     expect(text).toContain('Mots ignorés, trop courants : « peut », « on », « en », « sur ».')
-    expect(text).toContain('Aucune fiche ne contient « trotinette » : la recherche a utilisé « trottinette » à la place.')
+    expect(text).toContain(
+      'Aucune fiche ne contient « trotinette » : la recherche a utilisé « trottinette » à la place.',
+    )
     expect(text).toContain('Aucune fiche ne contient à la fois « rouler », « trottinette », « autoroute ».')
     expect(text).toContain('Essayez plutôt :')
     const { relaxed } = SEARCH_NO_MATCH_EXAMPLE.interpretation
     expect(relaxed.length).toBeGreaterThan(0)
     for (const r of relaxed) {
-      expect(res.text).toContain(`<a href="/recherche?${new URLSearchParams({ q: r.q, match: 'all' }).toString().replaceAll('&', '&amp;')}">${r.q}</a> — sans « ${r.without} »`)
+      expect(res.text).toContain(
+        `<a href="/recherche?${new URLSearchParams({ q: r.q, match: 'all' }).toString().replaceAll('&', '&amp;')}">${r.q}</a> — sans « ${r.without} »`,
+      )
       // Each link leads to a search that finds what the suggestion promised.
-      expect((await html(`/recherche?${new URLSearchParams({ q: r.q, match: 'all' })}`)).text.replace(/<[^>]+>/g, '')).toContain(`${r.total} fiche`)
+      expect(
+        (await html(`/recherche?${new URLSearchParams({ q: r.q, match: 'all' })}`)).text.replace(
+          /<[^>]+>/g,
+          '',
+        ),
+      ).toContain(`${r.total} fiche`)
     }
   })
 
@@ -96,13 +129,23 @@ describe('the pages', () => {
     expect(res.headers.get('vary')).toBe('Accept-Encoding')
     expect(res.headers.get('etag')).toBe(`${etag.slice(0, -1)}-br"`)
     // fetch decodes br itself; either way the bytes are the page.
-    expect(res.headers.get('content-encoding') === 'br' ? raw.toString() : brotliDecompressSync(raw).toString()).toBe(plain.text)
+    expect(
+      res.headers.get('content-encoding') === 'br' ? raw.toString() : brotliDecompressSync(raw).toString(),
+    ).toBe(plain.text)
   })
 
   it('renders a new snapshot’s pages after a reload, never the old one’s', async () => {
     const before = await html('/recherche?q=vitesse&kind=fact')
     const old = server.records.current!
-    server.records.swap(RecordIndex.build({ records: old.listed(0, old.size).map((e) => e.record).filter((r) => r.id !== 'fait-643b555e754f953d'), publishedAt: old.publishedAt }))
+    server.records.swap(
+      RecordIndex.build({
+        records: old
+          .listed(0, old.size)
+          .map((e) => e.record)
+          .filter((r) => r.id !== 'fait-643b555e754f953d'),
+        publishedAt: old.publishedAt,
+      }),
+    )
     try {
       const after = await html('/recherche?q=vitesse&kind=fact')
       expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
@@ -115,8 +158,12 @@ describe('the pages', () => {
 
   it('links related records to their pages here, and others to their site', async () => {
     const res = await html('/fiches/fait-643b555e754f953d')
-    expect(res.text).toMatch(/<li><a href="\/fiches\/page-[0-9a-f]{16}">Les vitesses maximales autorisées<\/a>/)
-    expect(res.text).toContain('<code data-copy>Source : Vitesse maximale en agglomération : 50 km/h — https://code-et-conduite.example/regles/vitesse-agglomeration</code>')
+    expect(res.text).toMatch(
+      /<li><a href="\/fiches\/page-[0-9a-f]{16}">Les vitesses maximales autorisées<\/a>/,
+    )
+    expect(res.text).toContain(
+      '<code data-copy>Source : Vitesse maximale en agglomération : 50 km/h — https://code-et-conduite.example/regles/vitesse-agglomeration</code>',
+    )
   })
 
   it('refuses what it cannot show with an HTML page in French and the right status', async () => {
@@ -124,17 +171,32 @@ describe('the pages', () => {
     expect(badKind.status).toBe(400)
     expect(badKind.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(badKind.headers.get('cache-control')).toBe('no-store')
-    expect(badKind.text).toContain('Le type de fiche « regle » n’existe pas ; choisissez-en un dans la liste.')
+    expect(badKind.text).toContain(
+      'Le type de fiche « regle » n’existe pas ; choisissez-en un dans la liste.',
+    )
     const unknown = await html('/fiches/fait-0000000000000000')
-    expect([unknown.status, unknown.text.includes('Aucune fiche n’a l’identifiant « fait-0000000000000000 »')]).toEqual([404, true])
+    expect([
+      unknown.status,
+      unknown.text.includes('Aucune fiche n’a l’identifiant « fait-0000000000000000 »'),
+    ]).toEqual([404, true])
     expect((await html('/fiches/n-importe-quoi')).status).toBe(404)
     expect((await html('/docs/nope')).status).toBe(404)
     // An unknown path: a page for a browser, the contract's JSON for everyone else and under the API.
-    const typo = await server.raw('/recherch', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
-    expect([typo.status, typo.headers.get('content-type'), typo.text.includes('Aucune page à l’adresse /recherch.')]).toEqual([404, 'text/html; charset=utf-8', true])
+    const typo = await server.raw('/recherch', {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    })
+    expect([
+      typo.status,
+      typo.headers.get('content-type'),
+      typo.text.includes('Aucune page à l’adresse /recherch.'),
+    ]).toEqual([404, 'text/html; charset=utf-8', true])
     expect(typo.headers.get('content-security-policy')).toBe(PAGE_CONTENT_SECURITY_POLICY)
-    expect((await server.get('/recherch')).body).toEqual({ error: { code: 'not_found', message: 'No such path: /recherch' } })
-    expect((await server.get('/api/v1/nope', { headers: { accept: 'text/html' } })).body.error.code).toBe('not_found')
+    expect((await server.get('/recherch')).body).toEqual({
+      error: { code: 'not_found', message: 'No such path: /recherch' },
+    })
+    expect((await server.get('/api/v1/nope', { headers: { accept: 'text/html' } })).body.error.code).toBe(
+      'not_found',
+    )
     const post = await server.raw('/recherche', { method: 'POST' })
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS'])
   })
@@ -162,7 +224,15 @@ describe('assets', () => {
   it('serves the pages’ files from this origin under content-hashed, immutable addresses', async () => {
     const page = (await html('/reference')).text
     const addresses = [...page.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!)
-    expect(addresses.map((a) => a.split('/').pop()).sort()).toEqual(['icon.svg', 'icon.svg', 'reference.css', 'reference.js', 'site.css', 'swagger-ui-bundle.js', 'swagger-ui.css'])
+    expect(addresses.map((a) => a.split('/').pop()).sort()).toEqual([
+      'icon.svg',
+      'icon.svg',
+      'reference.css',
+      'reference.js',
+      'site.css',
+      'swagger-ui-bundle.js',
+      'swagger-ui.css',
+    ])
     for (const address of addresses) {
       const res = await server.raw(address)
       expect(res.status, address).toBe(200)
@@ -197,10 +267,16 @@ describe('OpenAPI examples are the service’s own answers', () => {
     expect([String(res.status), res.body]).toEqual([status, ERROR_EXAMPLES[status]![name]!.value])
   })
   it('405, 414 and 431', async () => {
-    expect((await server.raw('/api/v1/facts', { method: 'POST' })).body).toEqual(ERROR_EXAMPLES['405']!.post!.value)
+    expect((await server.raw('/api/v1/facts', { method: 'POST' })).body).toEqual(
+      ERROR_EXAMPLES['405']!.post!.value,
+    )
     const target = '/api/v1/facts?po_live=1&q='
-    expect((await server.raw(target + 'a'.repeat(9000 - target.length))).body).toEqual(ERROR_EXAMPLES['414']!.tooLong!.value)
-    expect((await server.raw('/api/v1/?po_live=1', { headers: { 'x-big': 'a'.repeat(17_000) } })).body).toEqual(ERROR_EXAMPLES['431']!.tooLarge!.value)
+    expect((await server.raw(target + 'a'.repeat(9000 - target.length))).body).toEqual(
+      ERROR_EXAMPLES['414']!.tooLong!.value,
+    )
+    expect(
+      (await server.raw('/api/v1/?po_live=1', { headers: { 'x-big': 'a'.repeat(17_000) } })).body,
+    ).toEqual(ERROR_EXAMPLES['431']!.tooLarge!.value)
   })
 })
 
@@ -227,13 +303,17 @@ describe('the quota', () => {
     expect(wait).toBeGreaterThanOrEqual(1)
     expect(wait).toBeLessThanOrEqual(60)
     const seconds = wait === 1 ? '1 seconde' : wait === 60 ? '1 minute' : `${wait} secondes`
-    expect(refused.text.replace(/<[^>]+>/g, '')).toContain(`Revenez dans ${seconds} : cette page s’affichera de nouveau normalement.`)
+    expect(refused.text.replace(/<[^>]+>/g, '')).toContain(
+      `Revenez dans ${seconds} : cette page s’affichera de nouveau normalement.`,
+    )
     expect(refused.text).toContain('au plus 4 requêtes par minute')
     expect(refused.text).toContain('<a class="button" href="/recherche?q=vitesse">Réessayer</a>')
     expect((await strict.raw('/fiches/fait-643b555e754f953d')).status).toBe(429)
     // The API's refusal in the same window keeps its JSON body, and the example's wording.
     const api = await strict.get('/api/v1/?po_live=1')
     const example = (ERROR_EXAMPLES['429']!.quota!.value as { error: { message: string } }).error.message
-    expect(api.body.error.message).toMatch(new RegExp(`^${example.replace(/120/, '4').replace(/42/, '\\d+')}$`))
+    expect(api.body.error.message).toMatch(
+      new RegExp(`^${example.replace(/120/, '4').replace(/42/, '\\d+')}$`),
+    )
   })
 })

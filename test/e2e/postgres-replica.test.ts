@@ -5,9 +5,21 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashesOf, planAgainstCurrent, prepareSnapshot, publishSnapshot } from '../../src/core/records/postgres/publisher.js'
+import {
+  hashesOf,
+  planAgainstCurrent,
+  prepareSnapshot,
+  publishSnapshot,
+} from '../../src/core/records/postgres/publisher.js'
 import type { Fact } from '../../src/core/records/record.js'
-import { POSTGRES_URL, connect, createTestSchema, postgresAvailable, publishRecords, type TestSchema } from '../support/postgres.js'
+import {
+  POSTGRES_URL,
+  connect,
+  createTestSchema,
+  postgresAvailable,
+  publishRecords,
+  type TestSchema,
+} from '../support/postgres.js'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 import { SMALL_FIXTURE, startTestServer, type TestServer } from '../support/test-server.js'
 
@@ -16,10 +28,13 @@ const fixture = JSON.parse(readFileSync(SMALL_FIXTURE, 'utf8')) as Fact[]
 const FIRST = 'fait-643b555e754f953d'
 const titled = (title: string) => fixture.map((r) => (r.id === FIRST ? { ...r, title } : r))
 const metric = async (server: TestServer, name: string) => {
-  const match = new RegExp(`^${name}(?:\\{source="postgres"\\})? (\\S+)$`, 'm').exec((await server.raw('/metrics')).text)
+  const match = new RegExp(`^${name}(?:\\{source="postgres"\\})? (\\S+)$`, 'm').exec(
+    (await server.raw('/metrics')).text,
+  )
   return match === null ? undefined : Number(match[1])
 }
-const titleOn = async (server: TestServer) => (await server.get(`/api/v1/facts/${FIRST}?po_live=1`)).body?.title
+const titleOn = async (server: TestServer) =>
+  (await server.get(`/api/v1/facts/${FIRST}?po_live=1`)).body?.title
 
 describe.runIf(available)('a replica reading PostgreSQL', () => {
   let schema: TestSchema
@@ -45,7 +60,9 @@ describe.runIf(available)('a replica reading PostgreSQL', () => {
     const search = await replica.get('/api/v1/facts?q=vitesse&po_live=1')
     expect(search.status).toBe(503)
     expect(search.headers.get('retry-after')).toBe('5')
-    expect(search.body).toEqual({ error: { code: 'unavailable', message: 'No records are loaded yet; retry shortly' } })
+    expect(search.body).toEqual({
+      error: { code: 'unavailable', message: 'No records are loaded yet; retry shortly' },
+    })
     expect((await replica.get('/api/v1/facts.ndjson')).status).toBe(503)
     expect((await replica.get('/api/v1/facts?q=vitesse')).status).toBe(307) // the redirect reads nothing
     expect((await replica.get('/api/v1/openapi.json?po_live=1')).status).toBe(200)
@@ -53,11 +70,22 @@ describe.runIf(available)('a replica reading PostgreSQL', () => {
     const mcp = await fetch(`${replica.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_facts', arguments: { q: 'vitesse' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_facts', arguments: { q: 'vitesse' } },
+      }),
     })
     expect(mcp.status).toBe(503)
     expect(mcp.headers.get('retry-after')).toBe('5')
-    expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'No records are loaded yet; retry shortly', data: { status: 503, code: 'unavailable', retry_after_seconds: 5 } } })
+    expect(await mcp.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: {
+        message: 'No records are loaded yet; retry shortly',
+        data: { status: 503, code: 'unavailable', retry_after_seconds: 5 },
+      },
+    })
     const ready = await replica.raw('/readyz')
     expect(ready.status).toBe(503)
     expect(ready.headers.get('retry-after')).toBe('5')
@@ -68,16 +96,30 @@ describe.runIf(available)('a replica reading PostgreSQL', () => {
     const { publication } = await publishRecords(schema.url, fixture, { note: 'first' })
     for (const server of [replica, other]) {
       await expect.poll(async () => (await server.raw('/readyz')).status).toBe(200)
-      expect((await server.raw('/readyz')).body).toMatchObject({ status: 'ready', records: fixture.length, snapshot: 1, publication: 1, published_at: publication.publishedAt.toISOString() })
+      expect((await server.raw('/readyz')).body).toMatchObject({
+        status: 'ready',
+        records: fixture.length,
+        snapshot: 1,
+        publication: 1,
+        published_at: publication.publishedAt.toISOString(),
+      })
       expect(await metric(server, 'reference_records_snapshot_id')).toBe(1)
-      expect(await metric(server, 'reference_records_snapshot_published_timestamp_seconds')).toBe(publication.publishedAt.getTime() / 1000)
+      expect(await metric(server, 'reference_records_snapshot_published_timestamp_seconds')).toBe(
+        publication.publishedAt.getTime() / 1000,
+      )
       expect(await metric(server, 'reference_records_snapshot_age_seconds')).toBeGreaterThanOrEqual(0)
     }
-    const etags = await Promise.all([replica, other].map(async (s) => (await s.get('/api/v1/facts?q=alcool%C3%A9mie&po_live=1')).headers.get('etag')))
+    const etags = await Promise.all(
+      [replica, other].map(async (s) =>
+        (await s.get('/api/v1/facts?q=alcool%C3%A9mie&po_live=1')).headers.get('etag'),
+      ),
+    )
     expect(etags[0]).toBe(etags[1])
     const fromFile = await startTestServer()
     try {
-      expect((await fromFile.get('/api/v1/facts?q=alcool%C3%A9mie&po_live=1')).headers.get('etag')).toBe(etags[0])
+      expect((await fromFile.get('/api/v1/facts?q=alcool%C3%A9mie&po_live=1')).headers.get('etag')).toBe(
+        etags[0],
+      )
     } finally {
       await fromFile.close()
     }
@@ -115,4 +157,3 @@ describe.runIf(available)('a replica reading PostgreSQL', () => {
     expect(await metric(replica, 'reference_records_records_updates_refused_total')).toBe(1) // the bad snapshot only
   }, 30_000)
 })
-

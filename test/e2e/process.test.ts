@@ -14,8 +14,11 @@ const serve = (env: Record<string, string> = {}, args: string[] = []) =>
 
 describe('reference-records serve', () => {
   it('serves the bundled sample records by default: all of them, every kind', async () => {
-    const bundled = (JSON.parse(readFileSync(BUNDLED_RECORDS_FILE, 'utf8')) as { records: { kind: Kind }[] }).records
-    const byKind = Object.fromEntries(KINDS.map((kind) => [kind, bundled.filter((r) => r.kind === kind).length]))
+    const bundled = (JSON.parse(readFileSync(BUNDLED_RECORDS_FILE, 'utf8')) as { records: { kind: Kind }[] })
+      .records
+    const byKind = Object.fromEntries(
+      KINDS.map((kind) => [kind, bundled.filter((r) => r.kind === kind).length]),
+    )
     for (const kind of KINDS) expect(byKind[kind], `the sample holds no ${kind}`).toBeGreaterThan(0) // of the sample, not of the answer
     const service = serve()
     try {

@@ -44,7 +44,9 @@ describe('quota on the API', () => {
       expect(t).toBeGreaterThanOrEqual(lowest)
       previousT = t
     }
-    expect(statuses).toEqual(Array.from({ length: 120 }, (_, i) => [307, 200, 400, 404, 200][i % paths.length]))
+    expect(statuses).toEqual(
+      Array.from({ length: 120 }, (_, i) => [307, 200, 400, 404, 200][i % paths.length]),
+    )
     const refused = await httpGet(url('/api/v1/facts?po_live=1'), {
       from,
       headers: { origin: 'https://reuser.example' },
@@ -97,7 +99,9 @@ describe('quota on the API', () => {
   it('does not count a refused method (405): it reads nothing', async () => {
     const from = '127.0.0.8'
     const started = Date.now()
-    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe('"default";r=119;t=60')
+    expect((await httpGet(url('/api/v1/facts?po_live=1'), { from })).headers['ratelimit']).toBe(
+      '"default";r=119;t=60',
+    )
     for (const [method, path] of [
       ['GET', '/mcp'],
       ['DELETE', '/mcp'],
@@ -105,7 +109,11 @@ describe('quota on the API', () => {
       ['DELETE', '/api/v1/facts'],
       ['POST', '/api/v1/facts?po_live=1'],
     ] as const) {
-      const refused = await httpGet(url(path), { from, method, headers: { accept: 'application/json, text/event-stream' } })
+      const refused = await httpGet(url(path), {
+        from,
+        method,
+        headers: { accept: 'application/json, text/event-stream' },
+      })
       expect(refused.status, `${method} ${path}`).toBe(405)
       expect(refused.headers['ratelimit'], `${method} ${path}`).toBeUndefined()
     }
@@ -119,8 +127,15 @@ describe('quota on the API', () => {
   })
 
   it('counts an MCP session as docs/api.md says: one per POST, the 405 of its GET /mcp free', async () => {
-    const remaining = async () => Number(/r=(\d+)/.exec((await fetch(url('/api/v1/?po_live=1'))).headers.get('ratelimit')!)![1])
-    const cost = async (connect: () => Promise<{ callTool(p: object): Promise<unknown>; listTools(): Promise<unknown>; close(): Promise<void> }>) => {
+    const remaining = async () =>
+      Number(/r=(\d+)/.exec((await fetch(url('/api/v1/?po_live=1'))).headers.get('ratelimit')!)![1])
+    const cost = async (
+      connect: () => Promise<{
+        callTool(p: object): Promise<unknown>
+        listTools(): Promise<unknown>
+        close(): Promise<void>
+      }>,
+    ) => {
       const before = await remaining()
       const client = await connect()
       const handshake = before - (await remaining()) - 1
@@ -141,7 +156,10 @@ describe('quota on the API', () => {
     // 2026-07-28 era: server/discover, then tools/list and tools/call.
     expect(
       await cost(async () => {
-        const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+        const client = new Client(
+          { name: 'test', version: '1' },
+          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+        )
         await client.connect(new StreamableHTTPClientTransport(new URL(url('/mcp'))))
         return client
       }),

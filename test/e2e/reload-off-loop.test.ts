@@ -13,7 +13,9 @@ import type { Fact } from '../../src/core/records/record.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
 const COUNT = 20_000
-const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }
+).records
 const dir = mkdtempSync(join(tmpdir(), 'reload-off-loop-'))
 const file = join(dir, 'records.ndjson')
 const corpus = (seed: string) => [...new CorpusGenerator({ sample, seed }).lines(COUNT)].join('')
@@ -47,7 +49,9 @@ it('answers /healthz and the API promptly while a new snapshot is built, then se
     version = ((await server.raw('/readyz')).body as { version: string }).version
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-  console.log(`during the reload of ${COUNT} records: slowest /healthz ${slowest.healthz.toFixed(1)} ms, slowest search ${slowest.api.toFixed(1)} ms`)
+  console.log(
+    `during the reload of ${COUNT} records: slowest /healthz ${slowest.healthz.toFixed(1)} ms, slowest search ${slowest.api.toFixed(1)} ms`,
+  )
   expect(version).not.toBe(first.version)
   expect(failures).toEqual([])
   // The build takes seconds; on the serving thread it would hold every answer that long.

@@ -26,18 +26,23 @@ it('serves an update without a restart, and refuses a bad one while serving the 
   const before = await server.get(path)
   expect(before.body.total).toBe(1)
   const swapped = new Promise((resolve) => server.records.onSwap(resolve))
-  const retitled = records.map((r) => (r.id === before.body.results[0].id ? { ...r, title: 'Alcoolémie : nouveau titre' } : r))
+  const retitled = records.map((r) =>
+    r.id === before.body.results[0].id ? { ...r, title: 'Alcoolémie : nouveau titre' } : r,
+  )
   publish(retitled)
   await swapped
   const after = await server.get(path)
   expect(after.body.results[0].title).toBe('Alcoolémie : nouveau titre')
   expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
-  expect((await server.get(path, { headers: { 'if-none-match': before.headers.get('etag')! } })).status).toBe(200)
+  expect((await server.get(path, { headers: { 'if-none-match': before.headers.get('etag')! } })).status).toBe(
+    200,
+  )
 
   publish([...retitled, { ...records[0], id: 'fait-123' }])
   // The refusal is counted once the file is read (after two polls that agree, about 4 s): wait for
   // that, not for a guessed time, with a bound well past it.
-  const refusals = async () => /^reference_records_records_updates_refused_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1]
+  const refusals = async () =>
+    /^reference_records_records_updates_refused_total (\d+)$/m.exec((await server.raw('/metrics')).text)?.[1]
   await expect.poll(refusals, { timeout: 15_000, interval: 100 }).toBe('1')
   const still = await server.get(path)
   expect(still.text).toBe(after.text)

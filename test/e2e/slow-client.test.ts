@@ -44,7 +44,12 @@ it('answers 408 with the error body and closes a connection whose headers never 
 it('gives Node the documented defaults when none are set: 10 s for the head, 15 s for the request', () => {
   const node = defaults.app.server
   expect(DEFAULT_TIMEOUTS).toMatchObject({ headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000 })
-  expect({ headers: node.headersTimeout, request: node.requestTimeout, keepAlive: node.keepAliveTimeout, idle: node.timeout }).toEqual({
+  expect({
+    headers: node.headersTimeout,
+    request: node.requestTimeout,
+    keepAlive: node.keepAliveTimeout,
+    idle: node.timeout,
+  }).toEqual({
     headers: DEFAULT_TIMEOUTS.headersMs,
     request: DEFAULT_TIMEOUTS.requestMs,
     keepAlive: DEFAULT_TIMEOUTS.keepAliveMs,

@@ -64,7 +64,10 @@ export function rssKiB(pid: number): number {
 }
 
 /** Sends one case on its own connection and reads until every expected answer came, the server closed, or it went quiet. */
-function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]; leftover: Buffer; ended: string }> {
+function exchange(
+  port: number,
+  c: FuzzCase,
+): Promise<{ responses: RawResponse[]; leftover: Buffer; ended: string }> {
   return new Promise((resolve) => {
     const started = Date.now()
     const socket = connect(port, '127.0.0.1')
@@ -78,7 +81,10 @@ function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]
       clearTimeout(cap)
       socket.destroy()
       const data = Buffer.concat(chunks)
-      resolve({ ...parseResponses(data, c.methods), ended: `${why} after ${Date.now() - started} ms, ${data.length} bytes received` })
+      resolve({
+        ...parseResponses(data, c.methods),
+        ended: `${why} after ${Date.now() - started} ms, ${data.length} bytes received`,
+      })
     }
     let quiet: NodeJS.Timeout | undefined
     const cap = setTimeout(() => finish('15 s cap'), 15_000)
@@ -91,7 +97,9 @@ function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]
       // Stop as soon as every request has its answer; wait a little for a stray extra one. A
       // "100 Continue" is no answer: counted as one, it stopped the read 30 ms into the final
       // response's body when that body (a download) took longer to arrive.
-      const answers = parseResponses(Buffer.concat(chunks), c.methods).responses.filter((r) => r.status >= 200)
+      const answers = parseResponses(Buffer.concat(chunks), c.methods).responses.filter(
+        (r) => r.status >= 200,
+      )
       if (answers.length >= c.requests) arm(30)
       else arm(2_000)
     })
@@ -105,7 +113,12 @@ function exchange(port: number, c: FuzzCase): Promise<{ responses: RawResponse[]
 }
 
 const SERVED_API = (json: any) =>
-  json !== undefined && (('results' in json && 'total' in json) || 'openapi' in json || (json.records?.by_kind !== undefined) || ('id' in json && 'kind' in json) || json.jsonrpc === '2.0')
+  json !== undefined &&
+  (('results' in json && 'total' in json) ||
+    'openapi' in json ||
+    json.records?.by_kind !== undefined ||
+    ('id' in json && 'kind' in json) ||
+    json.jsonrpc === '2.0')
 
 /** The rules every response obeys; returns what is wrong, or nothing. `method` is its request's. */
 export function checkResponse(res: RawResponse, method: string): string | undefined {
@@ -113,15 +126,30 @@ export function checkResponse(res: RawResponse, method: string): string | undefi
   if (res.headers['x-content-type-options'] !== 'nosniff') return `status ${res.status} without nosniff`
   if (res.headers['access-control-allow-origin'] !== '*') return `status ${res.status} without CORS`
   if (res.status >= 400) {
-    if (!res.headers['content-type']?.startsWith('application/json')) return `error ${res.status} without a JSON body`
+    if (!res.headers['content-type']?.startsWith('application/json'))
+      return `error ${res.status} without a JSON body`
     if (method === 'HEAD') return undefined // the headers of the GET answer, without its body
     const json = res.json
-    const apiError = json?.error !== undefined && typeof json.error.code === 'string' && typeof json.error.message === 'string' && Object.keys(json).length === 1
+    const apiError =
+      json?.error !== undefined &&
+      typeof json.error.code === 'string' &&
+      typeof json.error.message === 'string' &&
+      Object.keys(json).length === 1
     const rpcError = json?.jsonrpc === '2.0' && typeof json.error?.message === 'string'
-    if (!apiError && !rpcError) return `error ${res.status} body is not an error body: ${res.text.slice(0, 80)}`
+    if (!apiError && !rpcError)
+      return `error ${res.status} body is not an error body: ${res.text.slice(0, 80)}`
   }
-  if ((res.status === 200 || res.status === 304) && SERVED_API(res.json) && res.headers['ratelimit'] === undefined) return `served ${res.status} without RateLimit (not counted)`
-  if (res.status === 307 && (res.headers['ratelimit'] === undefined || !res.headers['location']?.startsWith('/'))) return `307 to ${res.headers['location']} or uncounted`
+  if (
+    (res.status === 200 || res.status === 304) &&
+    SERVED_API(res.json) &&
+    res.headers['ratelimit'] === undefined
+  )
+    return `served ${res.status} without RateLimit (not counted)`
+  if (
+    res.status === 307 &&
+    (res.headers['ratelimit'] === undefined || !res.headers['location']?.startsWith('/'))
+  )
+    return `307 to ${res.headers['location']} or uncounted`
   return undefined
 }
 
@@ -130,12 +158,28 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
   const doc = await (await fetch(`http://127.0.0.1:${options.port}/api/v1/openapi.json?po_live=1`)).json()
   const ops = operations(doc)
   const started = Date.now()
-  const stats: FuzzStats = { cases: 0, requests: 0, responses: 0, byStatus: {}, byKind: {}, violations: [], rssStartKiB: rssKiB(options.pid), rssEndKiB: 0, rssMaxKiB: 0, rssFirstHalfMaxKiB: 0, rssSecondHalfGrowthKiB: 0, seconds: 0 }
+  const stats: FuzzStats = {
+    cases: 0,
+    requests: 0,
+    responses: 0,
+    byStatus: {},
+    byKind: {},
+    violations: [],
+    rssStartKiB: rssKiB(options.pid),
+    rssEndKiB: 0,
+    rssMaxKiB: 0,
+    rssFirstHalfMaxKiB: 0,
+    rssSecondHalfGrowthKiB: 0,
+    seconds: 0,
+  }
   stats.rssMaxKiB = stats.rssStartKiB
   const samples: { at: number; kib: number }[] = [{ at: started, kib: stats.rssStartKiB }]
   const deadline = started + options.durationMs
   let lastProgress = started
-  const more = () => Date.now() < deadline && (options.maxCases === undefined || stats.cases < options.maxCases) && stats.violations.length < 50
+  const more = () =>
+    Date.now() < deadline &&
+    (options.maxCases === undefined || stats.cases < options.maxCases) &&
+    stats.violations.length < 50
   const worker = async () => {
     while (more()) {
       const c = nextCase(rng, ops, options.ids)
@@ -147,9 +191,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
       const responses = all.filter((r) => r.status >= 200)
       stats.responses += responses.length
       const where = `${c.kind} ${JSON.stringify(c.bytes.subarray(0, 120).toString('latin1'))} (${c.bytes.length} bytes sent; ended: ${ended})`
-      if (responses.length > c.requests) stats.violations.push(`${responses.length} responses to ${c.requests} request(s): ${where}`)
-      if (responses.length < c.wellFormed) stats.violations.push(`${responses.length} responses to ${c.wellFormed} well-formed request(s): ${where}`)
-      if (leftover.length > 0) stats.violations.push(`unparseable bytes after the responses: ${JSON.stringify(leftover.subarray(0, 80).toString('latin1'))} for ${where}`)
+      if (responses.length > c.requests)
+        stats.violations.push(`${responses.length} responses to ${c.requests} request(s): ${where}`)
+      if (responses.length < c.wellFormed)
+        stats.violations.push(
+          `${responses.length} responses to ${c.wellFormed} well-formed request(s): ${where}`,
+        )
+      if (leftover.length > 0)
+        stats.violations.push(
+          `unparseable bytes after the responses: ${JSON.stringify(leftover.subarray(0, 80).toString('latin1'))} for ${where}`,
+        )
       for (const [i, res] of responses.entries()) {
         stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1
         const problem = checkResponse(res, c.methods[i] ?? 'GET')
@@ -171,7 +222,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
   samples.push({ at: ended, kib: stats.rssEndKiB })
   const half = started + (ended - started) / 2
   stats.rssFirstHalfMaxKiB = Math.max(...samples.filter((s) => s.at <= half).map((s) => s.kib))
-  stats.rssSecondHalfGrowthKiB = Math.max(0, Math.max(...samples.filter((s) => s.at > half).map((s) => s.kib)) - stats.rssFirstHalfMaxKiB)
+  stats.rssSecondHalfGrowthKiB = Math.max(
+    0,
+    Math.max(...samples.filter((s) => s.at > half).map((s) => s.kib)) - stats.rssFirstHalfMaxKiB,
+  )
   stats.seconds = (ended - started) / 1000
   return stats
 }

@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util'
 import { MAX_RSS_MIB, MAX_SECOND_HALF_GROWTH_MIB, runFuzz } from './harness.js'
 import { SAMPLE_IDS, startFuzzTarget } from './service.js'
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: new Date().toISOString().slice(0, 10) }, minutes: { type: 'string', default: '10' }, 'per-minute': { type: 'string', default: '9999999' } } })
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: new Date().toISOString().slice(0, 10) },
+    minutes: { type: 'string', default: '10' },
+    'per-minute': { type: 'string', default: '9999999' },
+  },
+})
 const minutes = Number(values.minutes)
 const target = await startFuzzTarget({ RATE_LIMIT_PER_MINUTE: values['per-minute'] })
 let shown = 0
@@ -21,11 +27,16 @@ const stats = await runFuzz({
   onProgress: (s) => {
     if (s.seconds - shown < 10) return
     shown = s.seconds
-    process.stderr.write(`${s.seconds.toFixed(0)} s: ${s.requests} requests, ${s.violations.length} violations, RSS ${Math.round(s.rssMaxKiB / 1024)} MiB max\n`)
+    process.stderr.write(
+      `${s.seconds.toFixed(0)} s: ${s.requests} requests, ${s.violations.length} violations, RSS ${Math.round(s.rssMaxKiB / 1024)} MiB max\n`,
+    )
   },
 })
 const code = await target.stop()
-const errorLines = target.spawned.stdout().split('\n').filter((l) => /"level":(50|60)/.test(l))
+const errorLines = target.spawned
+  .stdout()
+  .split('\n')
+  .filter((l) => /"level":(50|60)/.test(l))
 process.stdout.write(
   [
     `seed ${values.seed}: ${stats.cases} cases, ${stats.requests} requests, ${stats.responses} responses in ${stats.seconds.toFixed(0)} s`,
@@ -37,6 +48,11 @@ process.stdout.write(
     ...stats.violations.slice(0, 20).map((v) => `  ${v}`),
   ].join('\n') + '\n',
 )
-const memoryBounded = stats.rssSecondHalfGrowthKiB < MAX_SECOND_HALF_GROWTH_MIB * 1024 && stats.rssMaxKiB < MAX_RSS_MIB * 1024
-if (!memoryBounded) process.stdout.write(`memory not bounded: over ${MAX_SECOND_HALF_GROWTH_MIB} MiB of growth in the second half, or over ${MAX_RSS_MIB} MiB\n`)
-process.exitCode = stats.violations.length > 0 || code !== 0 || errorLines.length > 0 || !memoryBounded ? 1 : 0
+const memoryBounded =
+  stats.rssSecondHalfGrowthKiB < MAX_SECOND_HALF_GROWTH_MIB * 1024 && stats.rssMaxKiB < MAX_RSS_MIB * 1024
+if (!memoryBounded)
+  process.stdout.write(
+    `memory not bounded: over ${MAX_SECOND_HALF_GROWTH_MIB} MiB of growth in the second half, or over ${MAX_RSS_MIB} MiB\n`,
+  )
+process.exitCode =
+  stats.violations.length > 0 || code !== 0 || errorLines.length > 0 || !memoryBounded ? 1 : 0

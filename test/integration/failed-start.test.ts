@@ -15,7 +15,12 @@ const CHILD = fileURLToPath(new URL('../support/failed-start-child.ts', import.m
 /** Far longer than a clean exit takes (well under a second), far shorter than the test's own timeout. */
 const EXIT_BOUND_MS = 10_000
 
-type Outcome = { exited: boolean; code: number | null; report: { refused?: string; started?: boolean; resources?: string[] }; stderr: string }
+type Outcome = {
+  exited: boolean
+  code: number | null
+  report: { refused?: string; started?: boolean; resources?: string[] }
+  stderr: string
+}
 
 /**
  * Runs the child for `scenario`; if it has not exited after `boundMs`, kills it and says so. With
@@ -64,7 +69,9 @@ describe.runIf(available)('a failed start releases what it opened', () => {
 
   it('the HTTP app failing to build after the quota connected to Redis: the process exits', async () => {
     const outcome = await run('http-app')
-    expect(outcome.report.refused).toBe('The value of "headersTimeout" is out of range. It must be <= requestTimeout. Received 20000')
+    expect(outcome.report.refused).toBe(
+      'The value of "headersTimeout" is out of range. It must be <= requestTimeout. Received 20000',
+    )
     expect(outcome, outcome.stderr).toMatchObject({ exited: true, code: 0 })
   })
 
@@ -82,7 +89,9 @@ describe.runIf(available)('a failed start releases what it opened', () => {
 
   it('the records file refused: the process exits', async () => {
     const outcome = await run('records')
-    expect(outcome.report.refused).toMatch(/^records: file:\/nonexistent\/records\.json: cannot read the file/)
+    expect(outcome.report.refused).toMatch(
+      /^records: file:\/nonexistent\/records\.json: cannot read the file/,
+    )
     expect(outcome, outcome.stderr).toMatchObject({ exited: true, code: 0 })
   })
 })

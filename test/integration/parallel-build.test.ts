@@ -14,8 +14,12 @@ import { RecordIndex, toIndexQuery } from '../../src/core/search/record-index.js
 import { buildThreads, failureOf, startBuildThread } from '../../src/core/snapshots/build-thread.js'
 import { loadInProcess, loadInWorker } from '../../src/core/snapshots/load-snapshot.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
-const lines = [...new CorpusGenerator({ sample, seed: 'parallel' }).records(3_000)].map((r) => JSON.stringify(r))
+const sample = (
+  JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }
+).records
+const lines = [...new CorpusGenerator({ sample, seed: 'parallel' }).records(3_000)].map((r) =>
+  JSON.stringify(r),
+)
 const dir = mkdtempSync(join(tmpdir(), 'parallel-build-'))
 const write = (name: string, content: string) => {
   const path = join(dir, name)
@@ -25,7 +29,13 @@ const write = (name: string, content: string) => {
 const inParts = { threads: 3, minPartBytes: 64 * 1024 }
 
 function answers(index: RecordIndex) {
-  const queries = [{ q: 'vitesse' }, { q: 'priorité à droite' }, { q: 'la', limit: 50, offset: 100 }, { kind: 'lesson' as const }, { region: 'france' as const, offset: 2000 }]
+  const queries = [
+    { q: 'vitesse' },
+    { q: 'priorité à droite' },
+    { q: 'la', limit: 50, offset: 100 },
+    { kind: 'lesson' as const },
+    { region: 'france' as const, offset: 2000 },
+  ]
   return {
     size: index.size,
     version: index.version,
@@ -33,7 +43,11 @@ function answers(index: RecordIndex) {
     listed: index.listed(0, index.size).map((r) => [r.record.id, r.etag, r.bytes.toString()]),
     searches: queries.map((q) => {
       const page = index.search(toIndexQuery({ limit: 20, offset: 0, ...q }))
-      return { total: page.total, ids: page.results.map((r) => r.record.id), interpretation: page.interpretation }
+      return {
+        total: page.total,
+        ids: page.results.map((r) => r.record.id),
+        interpretation: page.interpretation,
+      }
     }),
   }
 }
@@ -42,7 +56,10 @@ describe('a build on several threads', () => {
   it('serves what one thread builds', async () => {
     const path = write('corpus.ndjson', `${lines.join('\n')}\n`)
     expect(await new FileRecordSource(path).split(inParts.threads, inParts.minPartBytes)).toHaveLength(3)
-    const [parallel, single] = await Promise.all([loadInWorker(new FileRecordSource(path), inParts), loadInProcess(new FileRecordSource(path))])
+    const [parallel, single] = await Promise.all([
+      loadInWorker(new FileRecordSource(path), inParts),
+      loadInProcess(new FileRecordSource(path)),
+    ])
     expect(parallel.size).toBe(3_000)
     expect(answers(parallel)).toEqual(answers(single))
   })
@@ -51,7 +68,9 @@ describe('a build on several threads', () => {
     const bad = [...lines]
     bad[2_500] = '{"id": oops}'
     const path = write('bad-json.ndjson', bad.join('\n'))
-    await expect(loadInWorker(new FileRecordSource(path), inParts)).rejects.toThrow(/line 2501, column 8: not valid JSON/)
+    await expect(loadInWorker(new FileRecordSource(path), inParts)).rejects.toThrow(
+      /line 2501, column 8: not valid JSON/,
+    )
   })
 
   it('reports invalid records and duplicates of every part, as one read does', async () => {
@@ -68,12 +87,15 @@ describe('a build on several threads', () => {
     const served = await loadInWorker(new FileRecordSource(path), inParts)
     // Arrays a reload's threads read in place, not copies.
     const previous = served.previousRecords()
-    for (const array of [previous.etags, previous.byId, previous.recordArena, previous.recordStart]) expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
+    for (const array of [previous.etags, previous.byId, previous.recordArena, previous.recordStart])
+      expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
     const unchanged = await loadInWorker(new FileRecordSource(path), { ...inParts, serving: served })
     expect(answers(unchanged)).toEqual(answers(served))
     expect(unchanged.sharedBytesWith(served)).toBe(served.arenaBytes.bytes)
     // Every 10th record changes: only those are written again, and the rest is what a fresh build serves.
-    const changed = lines.map((line, i) => (i % 10 === 0 ? line.replace('"title":"', '"title":"Revu : ') : line))
+    const changed = lines.map((line, i) =>
+      i % 10 === 0 ? line.replace('"title":"', '"title":"Revu : ') : line,
+    )
     const changedPath = write('changed.ndjson', `${changed.join('\n')}\n`)
     const next = await loadInWorker(new FileRecordSource(changedPath), { ...inParts, serving: unchanged })
     expect(answers(next)).toEqual(answers(await loadInProcess(new FileRecordSource(changedPath))))
@@ -86,7 +108,9 @@ describe('a build on several threads', () => {
     const worker = startBuildThread(false)
     const failed = failureOf(worker, 'test')
     worker.postMessage({ role: 'part', spec: null, origin: 'test' }) // it cannot even open its source
-    await expect(failed).rejects.toThrow(/test: a snapshot build thread stopped \(exit code 1\)|Cannot read properties of null/)
+    await expect(failed).rejects.toThrow(
+      /test: a snapshot build thread stopped \(exit code 1\)|Cannot read properties of null/,
+    )
     await worker.terminate()
   })
 

@@ -20,7 +20,11 @@ afterAll(async () => {
 })
 
 async function replica(env: Record<string, string>): Promise<string> {
-  const spawned = spawnCli(['serve', '--port', '0', '--host', '127.0.0.1'], { RECORDS_FILE: SMALL_FIXTURE, LOG_LEVEL: 'info', ...env })
+  const spawned = spawnCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
+    RECORDS_FILE: SMALL_FIXTURE,
+    LOG_LEVEL: 'info',
+    ...env,
+  })
   running.push(spawned)
   return listeningUrl(spawned)
 }
@@ -32,7 +36,9 @@ async function hammer(urls: string[], from: string, count: number, concurrency =
   const worker = async () => {
     while (next < count) {
       const i = next++
-      statuses.push((await httpGet(`${urls[i % urls.length]}/api/v1/facts?po_live=1&offset=${i % 7}`, { from })).status)
+      statuses.push(
+        (await httpGet(`${urls[i % urls.length]}/api/v1/facts?po_live=1&offset=${i % 7}`, { from })).status,
+      )
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -53,13 +59,22 @@ describe.runIf(available)('quota shared by replicas through Redis', () => {
     const clients = ['127.0.0.21', '127.0.0.22', '127.0.0.23']
     const results = await Promise.all(clients.map((from) => hammer(urls, from, 200)))
     for (const [i, statuses] of results.entries()) {
-      expect(statuses.filter((s) => s === 200), clients[i]).toHaveLength(120)
-      expect(statuses.filter((s) => s === 429), clients[i]).toHaveLength(80)
+      expect(
+        statuses.filter((s) => s === 200),
+        clients[i],
+      ).toHaveLength(120)
+      expect(
+        statuses.filter((s) => s === 429),
+        clients[i],
+      ).toHaveLength(80)
     }
   })
 
   it('starts with Redis unreachable, serving from memory, without a 5xx', async () => {
-    const url = await replica({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_PER_MINUTE: '5' })
+    const url = await replica({
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      RATE_LIMIT_PER_MINUTE: '5',
+    })
     const statuses = await hammer([url], '127.0.0.24', 8, 4)
     expect(statuses.filter((s) => s === 200)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(3)
@@ -73,7 +88,11 @@ afterAll(() => redisServer?.stop())
 describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes back', () => {
   it('falls back to each process’s memory without a 5xx, then shares again', async () => {
     const server = redisServer!
-    const env = { REDIS_URL: `redis://127.0.0.1:${server.port}`, REDIS_KEY_PREFIX: `test:${randomUUID()}:`, RATE_LIMIT_PER_MINUTE: '10' }
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${server.port}`,
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      RATE_LIMIT_PER_MINUTE: '10',
+    }
     const [a, b] = await Promise.all([replica(env), replica(env)])
     // shared: 10 in all across both replicas
     expect((await hammer([a!, b!], '127.0.0.31', 14, 2)).filter((s) => s === 200)).toHaveLength(10)
@@ -89,13 +108,20 @@ describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes 
     }
 
     await server.start()
-    for (const url of [a!, b!]) await expect.poll(() => metric(url, 'reference_records_quota_store_degraded'), { timeout: 10_000 }).toBe(0)
+    for (const url of [a!, b!])
+      await expect
+        .poll(() => metric(url, 'reference_records_quota_store_degraded'), { timeout: 10_000 })
+        .toBe(0)
     expect((await hammer([a!, b!], '127.0.0.33', 14, 2)).filter((s) => s === 200)).toHaveLength(10)
   })
 
   it('does not make requests wait for a slow Redis', async () => {
     const server = redisServer!
-    const env = { REDIS_URL: `redis://127.0.0.1:${server.port}`, REDIS_KEY_PREFIX: `test:${randomUUID()}:`, REDIS_TIMEOUT_MS: '25' }
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${server.port}`,
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      REDIS_TIMEOUT_MS: '25',
+    }
     const url = await replica(env)
     expect((await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.41' })).status).toBe(200)
     const { Redis } = await import('ioredis')
@@ -112,10 +138,13 @@ describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes 
     admin.disconnect()
     // Redis answers again: the next check goes to Redis and ends the degraded state
     await expect
-      .poll(async () => {
-        await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.42' })
-        return metric(url, 'reference_records_quota_store_degraded')
-      }, { timeout: 5_000 })
+      .poll(
+        async () => {
+          await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.42' })
+          return metric(url, 'reference_records_quota_store_degraded')
+        },
+        { timeout: 5_000 },
+      )
       .toBe(0)
   })
 })
@@ -135,7 +164,18 @@ async function startRedisServer() {
   const port = await freePort()
   let child: ChildProcess | undefined
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local']
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--enable-debug-command',
+      'local',
+    ]
     child = spawn('redis-server', args, { stdio: 'ignore' })
     const failed = await new Promise<boolean>((resolve) => {
       child!.once('error', () => resolve(true))
@@ -161,7 +201,9 @@ async function startRedisServer() {
     await start()
   } catch (err) {
     if (process.env.CI) throw err
-    console.warn('SKIPPED: Redis outage test (no redis-server binary to start; set CI=1 to make this a failure)')
+    console.warn(
+      'SKIPPED: Redis outage test (no redis-server binary to start; set CI=1 to make this a failure)',
+    )
     return undefined
   }
   return { port, start, stop }

@@ -15,12 +15,18 @@ const connect = () => {
 }
 
 describe.runIf(available)('Redis quota store', () => {
-  describeRateLimitStore('redis', async (clock) => new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:`, now: () => clock.now }))
+  describeRateLimitStore(
+    'redis',
+    async (clock) =>
+      new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:`, now: () => clock.now }),
+  )
 
   it('never lets two racing stores both take the last place', async () => {
     const keyPrefix = `test:${randomUUID()}:`
     const stores = [0, 1, 2, 3].map(() => new RedisRateLimitStore(connect(), { keyPrefix }))
-    const decisions = await Promise.all(Array.from({ length: 400 }, (_, i) => stores[i % 4]!.take('racer', 120)))
+    const decisions = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => stores[i % 4]!.take('racer', 120)),
+    )
     expect(decisions.filter((d) => d.allowed)).toHaveLength(120)
   })
 
@@ -33,9 +39,13 @@ describe.runIf(available)('Redis quota store', () => {
     const lowest = Math.ceil((60_000 - (Date.now() - started)) / 1000)
     const allowed = decisions.filter((d) => d.allowed)
     expect(allowed).toHaveLength(500)
-    expect(allowed.map((d) => d.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 500 }, (_, i) => i))
+    expect(allowed.map((d) => d.remaining).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 500 }, (_, i) => i),
+    )
     const refused = decisions.filter((d) => !d.allowed)
-    expect(refused.every((d) => d.remaining === 0 && d.resetSeconds <= 60 && d.resetSeconds >= lowest)).toBe(true)
+    expect(refused.every((d) => d.remaining === 0 && d.resetSeconds <= 60 && d.resetSeconds >= lowest)).toBe(
+      true,
+    )
   })
 
   it('uses Redis time by default and lets keys expire with the window', async () => {

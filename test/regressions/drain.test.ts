@@ -10,22 +10,35 @@ import { describe, expect, it } from 'vitest'
 import { listeningUrl, spawnCli } from '../support/spawn-service.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
 
-const serve = () => spawnCli(['serve', '--port', '0', '--host', '127.0.0.1'], { LOG_LEVEL: 'info', RECORDS_FILE: SMALL_FIXTURE })
+const serve = () =>
+  spawnCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
+    LOG_LEVEL: 'info',
+    RECORDS_FILE: SMALL_FIXTURE,
+  })
 
 type Outcome = { status?: number; error?: string; retryAfter?: string; connection?: string; code?: string }
 
 function get(port: number, agent: Agent): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/v1/facts?po_live=1&q=vitesse', agent }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (body += c))
-      res.on('end', () => {
-        const code = res.statusCode === 503 ? (JSON.parse(body) as { error: { code: string } }).error.code : undefined
-        resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'], connection: res.headers.connection, code })
-      })
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path: '/api/v1/facts?po_live=1&q=vitesse', agent },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => (body += c))
+        res.on('end', () => {
+          const code =
+            res.statusCode === 503 ? (JSON.parse(body) as { error: { code: string } }).error.code : undefined
+          resolve({
+            status: res.statusCode,
+            retryAfter: res.headers['retry-after'],
+            connection: res.headers.connection,
+            code,
+          })
+        })
+        res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
+      },
+    )
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
     req.end()
   })
@@ -84,14 +97,19 @@ describe('draining on SIGTERM', () => {
     expect(exitedAfterMs).toBeLessThan(9_000)
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(100)
     // Requests in flight at the signal finish (with Connection: close); later ones on open connections get 503.
-    for (const o of outcomes.filter((o) => o.status === 503)) expect(o).toEqual({ status: 503, retryAfter: '1', connection: 'close', code: 'unavailable' })
+    for (const o of outcomes.filter((o) => o.status === 503))
+      expect(o).toEqual({ status: 503, retryAfter: '1', connection: 'close', code: 'unavailable' })
     expect(lateAnswer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/)
     expect(lateAnswer).toMatch(/\r\nretry-after: 1\r\n/)
     expect(lateAnswer).toMatch(/\r\nconnection: close\r\n/)
-    expect(lateAnswer).toMatch(/\{"error":\{"code":"unavailable","message":"The server is shutting down; retry shortly"\}\}$/)
+    expect(lateAnswer).toMatch(
+      /\{"error":\{"code":"unavailable","message":"The server is shutting down; retry shortly"\}\}$/,
+    )
     const failures = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED')
     expect(failures).toEqual([])
-    expect(service.stdout()).toMatch(/"msg":"shutting down: refusing new requests, finishing those in flight"/)
+    expect(service.stdout()).toMatch(
+      /"msg":"shutting down: refusing new requests, finishing those in flight"/,
+    )
     expect(service.stdout()).toMatch(/"msg":"stopped"/)
   }, 30_000)
 

@@ -40,51 +40,103 @@ it('a HTTP/1.0 request without Host is served', async () => {
 
 // RFC 9112 §2.2: a server SHOULD ignore empty lines before a request line. Anything else in front of
 // it is a malformed request, answered with the contract's body like every other refusal.
-it.each(['\r\n', '\r\n\r\n', '\n', 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\n'])('leading empty lines (%j) are ignored: the request is served', async (before) => {
-  const { responses } = await rawExchange(port, `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`)
-  expect(responses.map((r) => r.status)).toEqual(before.startsWith('GET') ? [200, 200] : [200])
-})
+it.each(['\r\n', '\r\n\r\n', '\n', 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\n'])(
+  'leading empty lines (%j) are ignored: the request is served',
+  async (before) => {
+    const { responses } = await rawExchange(
+      port,
+      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+    )
+    expect(responses.map((r) => r.status)).toEqual(before.startsWith('GET') ? [200, 200] : [200])
+  },
+)
 
-it.each([' \r\n', '\r\n \r\n'])('a blank but not empty line (%j) before the request: 400 with the body', async (before) => {
-  const { responses } = await rawExchange(port, `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`)
-  expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'Malformed HTTP request')
-})
+it.each([' \r\n', '\r\n \r\n'])(
+  'a blank but not empty line (%j) before the request: 400 with the body',
+  async (before) => {
+    const { responses } = await rawExchange(
+      port,
+      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+    )
+    expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'Malformed HTTP request')
+  },
+)
 
 it('an unmet expectation: 417', async () => {
-  const { responses } = await rawExchange(port, 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n')
-  expectErrorBody(responses[0]!, 417, 'invalid_parameter', 'Expectation "foo" is not supported (only 100-continue is)')
+  const { responses } = await rawExchange(
+    port,
+    'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n',
+  )
+  expectErrorBody(
+    responses[0]!,
+    417,
+    'invalid_parameter',
+    'Expectation "foo" is not supported (only 100-continue is)',
+  )
 })
 
 it('CONNECT: 405, then the connection closes', async () => {
-  const { responses, closedByServer } = await rawExchange(port, 'CONNECT records.test:443 HTTP/1.1\r\nHost: records.test:443\r\n\r\n')
+  const { responses, closedByServer } = await rawExchange(
+    port,
+    'CONNECT records.test:443 HTTP/1.1\r\nHost: records.test:443\r\n\r\n',
+  )
   expectErrorBody(responses[0]!, 405, 'method_not_allowed', /^Method CONNECT is not allowed/)
   expect(responses[0]!.headers['allow']).toBe('GET, HEAD, OPTIONS')
   expect(closedByServer).toBe(true)
 })
 
 describe.each(['PROPFIND', 'SEARCH', 'PURGE', 'M-SEARCH', 'LOCK', 'REPORT', 'QUERY'])('%s', (method) => {
-  it.each(['/api/v1/', '/api/v1/facts', '/api/v1/facts/fait-fab1ae2fa3566c3d', '/api/v1/openapi.json', '/healthz'])('on %s: 405 with Allow', async (path) => {
+  it.each([
+    '/api/v1/',
+    '/api/v1/facts',
+    '/api/v1/facts/fait-fab1ae2fa3566c3d',
+    '/api/v1/openapi.json',
+    '/healthz',
+  ])('on %s: 405 with Allow', async (path) => {
     const { responses } = await rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
-    expectErrorBody(responses[0]!, 405, 'method_not_allowed', `Method ${method} is not allowed on ${path === '/api/v1/facts/fait-fab1ae2fa3566c3d' ? '/api/v1/facts/:id' : path} (allowed: GET, HEAD, OPTIONS)`)
+    expectErrorBody(
+      responses[0]!,
+      405,
+      'method_not_allowed',
+      `Method ${method} is not allowed on ${path === '/api/v1/facts/fait-fab1ae2fa3566c3d' ? '/api/v1/facts/:id' : path} (allowed: GET, HEAD, OPTIONS)`,
+    )
     expect(responses[0]!.headers['allow']).toBe('GET, HEAD, OPTIONS')
   })
 })
 
 it('malformed percent-encoding in the path: 400 naming it', async () => {
   const { responses } = await rawExchange(port, 'GET /api/v1/facts/%ZZ?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n')
-  expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'The path is not validly percent-encoded: /api/v1/facts/%ZZ')
+  expectErrorBody(
+    responses[0]!,
+    400,
+    'invalid_parameter',
+    'The path is not validly percent-encoded: /api/v1/facts/%ZZ',
+  )
 })
 
 it('an id over 1 000 characters: 400 saying what an id is, without echoing it whole', async () => {
   const id = 'a'.repeat(7_000)
-  const { responses } = await rawExchange(port, `GET /api/v1/facts/${id}?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`)
-  expectErrorBody(responses[0]!, 400, 'invalid_parameter', /^Path parameter "id" must be a prefix .* \(got "a{60}…"\)$/)
+  const { responses } = await rawExchange(
+    port,
+    `GET /api/v1/facts/${id}?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+  )
+  expectErrorBody(
+    responses[0]!,
+    400,
+    'invalid_parameter',
+    /^Path parameter "id" must be a prefix .* \(got "a{60}…"\)$/,
+  )
   expect(responses[0]!.body.length).toBeLessThan(400)
 })
 
 it('a target that is not a path: 400', async () => {
   const { responses } = await rawExchange(port, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n')
-  expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'The request target must be a path, such as /api/v1/')
+  expectErrorBody(
+    responses[0]!,
+    400,
+    'invalid_parameter',
+    'The request target must be a path, such as /api/v1/',
+  )
 })
 
 it('a request line the parser cannot read: 400 with the body, and the connection closes', async () => {
@@ -94,6 +146,14 @@ it('a request line the parser cannot read: 400 with the body, and the connection
 })
 
 it('headers over 16 KiB: 431 with the body', async () => {
-  const { responses } = await rawExchange(port, `GET /api/v1/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`)
-  expectErrorBody(responses[0]!, 431, 'invalid_parameter', 'Request line or headers too large (at most 16 KiB)')
+  const { responses } = await rawExchange(
+    port,
+    `GET /api/v1/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+  )
+  expectErrorBody(
+    responses[0]!,
+    431,
+    'invalid_parameter',
+    'Request line or headers too large (at most 16 KiB)',
+  )
 })

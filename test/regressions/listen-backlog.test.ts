@@ -14,7 +14,10 @@ afterEach(() => server?.close())
 
 /** The backlog of the socket listening on `port`, as the kernel holds it. */
 function listenBacklog(port: number): number {
-  const line = execFileSync(SS, ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).trim().split('\n')[0] ?? ''
+  const line =
+    execFileSync(SS, ['-ltnH', `sport = :${port}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0] ?? ''
   // State Recv-Q Send-Q Local Peer: for a LISTEN socket, Send-Q is the backlog.
   return Number(line.split(/\s+/)[2])
 }
@@ -24,16 +27,16 @@ const somaxconn = () => Number(execFileSync('cat', ['/proc/sys/net/core/somaxcon
 it.for([
   ['default', {}, 4_096],
   ['LISTEN_BACKLOG=77', { LISTEN_BACKLOG: '77' }, 77],
-] as const)(
-  'the socket listens with the configured backlog (%s)',
-  async ([, env, expected], ctx) => {
-    if (!existsSync(SS) || !existsSync('/proc/sys/net/core/somaxconn')) {
-      if (process.env.CI) throw new Error(`${SS} (iproute2) is needed to read the listen backlog: CI requires it`)
-      console.warn(`SKIPPED: listen backlog test (no ${SS}; apt-get install -y iproute2, or set CI=1 to make this a failure)`)
-      return ctx.skip()
-    }
-    server = await startTestServer(env)
-    // Linux caps a backlog at net.core.somaxconn.
-    expect(listenBacklog(Number(new URL(server.url).port))).toBe(Math.min(expected, somaxconn()))
-  },
-)
+] as const)('the socket listens with the configured backlog (%s)', async ([, env, expected], ctx) => {
+  if (!existsSync(SS) || !existsSync('/proc/sys/net/core/somaxconn')) {
+    if (process.env.CI)
+      throw new Error(`${SS} (iproute2) is needed to read the listen backlog: CI requires it`)
+    console.warn(
+      `SKIPPED: listen backlog test (no ${SS}; apt-get install -y iproute2, or set CI=1 to make this a failure)`,
+    )
+    return ctx.skip()
+  }
+  server = await startTestServer(env)
+  // Linux caps a backlog at net.core.somaxconn.
+  expect(listenBacklog(Number(new URL(server.url).port))).toBe(Math.min(expected, somaxconn()))
+})

@@ -17,7 +17,12 @@ it.each([
   ['origin-form target, a Host that is no host name', '/mcp', 'not a host:x:y'],
   ['absolute-form target, empty Host', 'https://evil.example:9/mcp', ''],
 ])('%s: answered by MCP, never 500', async (_name, target, host) => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  })
   const bytes = `POST ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   const { responses } = await rawExchange(Number(new URL(server.url).port), bytes, { idleMs: 2_000 })
   expect(responses).toHaveLength(1)

@@ -31,17 +31,40 @@ describe('a refused POST /mcp echoes the JSON-RPC id', () => {
     ['a number', 7],
     ['a string', 'req-7'],
   ])('429 for a request whose id is %s', async (_name, id) => {
-    const { responses } = await rawExchange(port, post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_catalogue', arguments: {} } })))
+    const { responses } = await rawExchange(
+      port,
+      post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'get_catalogue', arguments: {} },
+        }),
+      ),
+    )
     expectRefusal(responses[0]!, 429)
-    expect(responses[0]!.json).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32000, data: { status: 429, code: 'rate_limited' } } })
+    expect(responses[0]!.json).toMatchObject({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32000, data: { status: 429, code: 'rate_limited' } },
+    })
     expect(responses[0]!.json.error.message).toMatch(/retry in \d+ s$/)
   })
 
   it('answers a notification, a body that is not JSON-RPC or not JSON with id null', async () => {
-    for (const body of [JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), JSON.stringify({ id: { not: 'an id' } }), '{"jsonrpc": "2.0", "id": 1,', '']) {
+    for (const body of [
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ id: { not: 'an id' } }),
+      '{"jsonrpc": "2.0", "id": 1,',
+      '',
+    ]) {
       const { responses } = await rawExchange(port, post(body))
       expectRefusal(responses[0]!, 429)
-      expect(responses[0]!.json, body).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { code: 'rate_limited' } } })
+      expect(responses[0]!.json, body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { data: { code: 'rate_limited' } },
+      })
     }
   })
 
@@ -55,12 +78,18 @@ describe('a refused POST /mcp echoes the JSON-RPC id', () => {
     expectRefusal(responses[0]!, 429)
     expect(responses[0]!.json.map((e: { id: unknown }) => e.id)).toEqual([1, 'two'])
     const notifications = await rawExchange(port, post(JSON.stringify([batch[1]])))
-    expect(notifications.responses[0]!.json).toMatchObject({ id: null, error: { data: { code: 'rate_limited' } } })
+    expect(notifications.responses[0]!.json).toMatchObject({
+      id: null,
+      error: { data: { code: 'rate_limited' } },
+    })
   })
 
   it('keeps the connection usable: the next request on it is answered', async () => {
     const request = post(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }))
-    const { responses } = await rawExchange(port, [request, post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }))])
+    const { responses } = await rawExchange(port, [
+      request,
+      post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' })),
+    ])
     expect(responses.map((r) => [r.status, r.json.id])).toEqual([
       [429, 8],
       [429, 9],
@@ -77,21 +106,40 @@ describe('a refused POST /mcp echoes the JSON-RPC id', () => {
   })
 
   it('does not read a body over the size limit: id null', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping', params: { pad: 'x'.repeat(70 * 1024) } })
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'ping',
+      params: { pad: 'x'.repeat(70 * 1024) },
+    })
     const { responses } = await rawExchange(port, post(big))
     expectRefusal(responses[0]!, 429)
     expect(responses[0]!.json.id).toBeNull()
   })
 
   it('echoes the id on refusals decided before the framework too (no Host: 400)', async () => {
-    const { responses } = await rawExchange(port, post(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' }), ''))
+    const { responses } = await rawExchange(
+      port,
+      post(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' }), ''),
+    )
     expectRefusal(responses[0]!, 400)
-    expect(responses[0]!.json).toMatchObject({ jsonrpc: '2.0', id: 11, error: { message: 'Missing Host header (required by HTTP/1.1)' } })
+    expect(responses[0]!.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: 11,
+      error: { message: 'Missing Host header (required by HTTP/1.1)' },
+    })
   })
 
   it('answers a refused method without a body with id null (GET /mcp: 405, not counted)', async () => {
-    const { responses } = await rawExchange(port, 'GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n')
+    const { responses } = await rawExchange(
+      port,
+      'GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n',
+    )
     expect(responses[0]!.status).toBe(405)
-    expect(responses[0]!.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { status: 405, code: 'method_not_allowed' } } })
+    expect(responses[0]!.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { data: { status: 405, code: 'method_not_allowed' } },
+    })
   })
 })

@@ -18,7 +18,8 @@ afterAll(() => server.close())
 const GET = 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n'
 
 it('answers a GET whose chunked body is malformed once, then closes the connection', async () => {
-  const bytes = 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n'
+  const bytes =
+    'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n'
   const { responses, closedByServer, leftover } = await rawExchange(port, bytes)
   expect(responses.map((r) => r.status)).toEqual([200])
   expect(closedByServer).toBe(true)
@@ -28,19 +29,28 @@ it('answers a GET whose chunked body is malformed once, then closes the connecti
 it('answers a good request and a malformed one behind it with one response each, in order', async () => {
   const { responses, closedByServer } = await rawExchange(port, `${GET}GARBAGE\u0001 / HTTP/1.1\r\n\r\n`)
   expect(responses.map((r) => r.status)).toEqual([200, 400])
-  expect(responses[1]!.json).toEqual({ error: { code: 'invalid_parameter', message: 'Malformed HTTP request' } })
+  expect(responses[1]!.json).toEqual({
+    error: { code: 'invalid_parameter', message: 'Malformed HTTP request' },
+  })
   expect(responses[1]!.headers['access-control-allow-origin']).toBe('*')
   expect(closedByServer).toBe(true)
 })
 
 it('answers ten pipelined requests with ten responses, in order', async () => {
   const targets = Array.from({ length: 10 }, (_, i) => `/api/v1/facts?po_live=1&limit=${i + 1}`)
-  const { responses } = await rawExchange(port, targets.map((t) => `GET ${t} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''))
+  const { responses } = await rawExchange(
+    port,
+    targets.map((t) => `GET ${t} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''),
+  )
   expect(responses.map((r) => r.json.limit)).toEqual(targets.map((_, i) => i + 1))
 })
 
 it('answers a request whose Content-Length exceeds its body once the body never comes, without a second answer', async () => {
-  const { responses } = await rawExchange(port, 'POST /api/v1/facts HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', { endAfterWrite: true })
+  const { responses } = await rawExchange(
+    port,
+    'POST /api/v1/facts HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc',
+    { endAfterWrite: true },
+  )
   expect(responses.map((r) => r.status)).toEqual([405])
 })
 

@@ -17,7 +17,9 @@ let server: TestServer
 let port: number
 beforeAll(async () => {
   // The bundled sample: its download (~0.5 MB) is larger than a socket's buffer, as in production.
-  server = await startTestServer({ RECORDS_FILE: new URL('../../data/records.json', import.meta.url).pathname })
+  server = await startTestServer({
+    RECORDS_FILE: new URL('../../data/records.json', import.meta.url).pathname,
+  })
   port = Number(new URL(server.url).port)
 })
 afterAll(() => server.close())
@@ -26,17 +28,26 @@ const get = (target: string, headers = '') => `GET ${target} HTTP/1.1\r\nHost: x
 const CATALOGUE = get('/api/v1/?po_live=1')
 const SEARCH = get('/api/v1/facts?q=vitesse&po_live=1')
 
-it.each([1, 2, 3])('%i GET(s) then CONNECT: every GET answered, then 405, then the connection closes', async (gets) => {
-  const bytes = [...Array.from({ length: gets }, (_, i) => (i % 2 === 0 ? CATALOGUE : SEARCH)), 'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n'].join('')
-  const { responses, closedByServer, leftover } = await rawExchange(port, bytes)
-  expect(responses.map((r) => r.status)).toEqual([...Array.from({ length: gets }, () => 200), 405])
-  expect(responses.at(-1)!.json.error.code).toBe('method_not_allowed')
-  expect(closedByServer).toBe(true)
-  expect(leftover).toHaveLength(0)
-})
+it.each([1, 2, 3])(
+  '%i GET(s) then CONNECT: every GET answered, then 405, then the connection closes',
+  async (gets) => {
+    const bytes = [
+      ...Array.from({ length: gets }, (_, i) => (i % 2 === 0 ? CATALOGUE : SEARCH)),
+      'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n',
+    ].join('')
+    const { responses, closedByServer, leftover } = await rawExchange(port, bytes)
+    expect(responses.map((r) => r.status)).toEqual([...Array.from({ length: gets }, () => 200), 405])
+    expect(responses.at(-1)!.json.error.code).toBe('method_not_allowed')
+    expect(closedByServer).toBe(true)
+    expect(leftover).toHaveLength(0)
+  },
+)
 
 it('the whole-catalogue download (a streamed answer) then CONNECT: the download arrives whole, then 405', async () => {
-  const { responses, leftover } = await rawExchange(port, `${get('/api/v1/facts.ndjson')}CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n`)
+  const { responses, leftover } = await rawExchange(
+    port,
+    `${get('/api/v1/facts.ndjson')}CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n`,
+  )
   expect(responses.map((r) => r.status)).toEqual([200, 405])
   expect(responses[0]!.text.trim().split('\n')).toHaveLength(264)
   expect(leftover).toHaveLength(0)
@@ -48,7 +59,10 @@ it('the whole-catalogue download (a streamed answer) then CONNECT: the download 
 it('the download, then an MCP upload over the size limit: the download whole, then 413, and the connection stays', async () => {
   const big = 'x'.repeat(70_000)
   const upload = `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n${big}`
-  const { responses, leftover, closedByServer } = await rawExchange(port, `${get('/api/v1/facts.ndjson')}${upload}${CATALOGUE}`)
+  const { responses, leftover, closedByServer } = await rawExchange(
+    port,
+    `${get('/api/v1/facts.ndjson')}${upload}${CATALOGUE}`,
+  )
   expect(responses.map((r) => r.status)).toEqual([200, 413, 200])
   expect(responses[0]!.text.trim().split('\n')).toHaveLength(264)
   expect(responses[1]!.json.error.message).toMatch(/must not exceed 65536 bytes/)
@@ -57,7 +71,10 @@ it('the download, then an MCP upload over the size limit: the download whole, th
 })
 
 it('an upload declared over 1 MiB is not read: 413 and the connection closes', async () => {
-  const { responses, closedByServer } = await rawExchange(port, 'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{')
+  const { responses, closedByServer } = await rawExchange(
+    port,
+    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{',
+  )
   expect(responses.map((r) => r.status)).toEqual([413])
   expect(responses[0]!.headers.connection).toBe('close')
   expect(closedByServer).toBe(true)
@@ -72,7 +89,10 @@ it('a request with Expect: 100-continue behind others: no interim answer inside 
 })
 
 it('a request with Expect: 100-continue at the head of its connection still gets its 100 first', async () => {
-  const { responses, leftover } = await rawExchange(port, get('/api/v1/?po_live=1', 'Expect: 100-continue\r\n'))
+  const { responses, leftover } = await rawExchange(
+    port,
+    get('/api/v1/?po_live=1', 'Expect: 100-continue\r\n'),
+  )
   expect(responses.map((r) => r.status)).toEqual([100, 200])
   expect(leftover).toHaveLength(0)
 })

@@ -38,7 +38,8 @@ describe('every spelling of a counted address is counted', () => {
     port = Number(new URL(server.url).port)
     // Spend the quota (the test server already read its OpenAPI document once).
     const statuses: number[] = []
-    for (let i = 0; i < LIMIT; i++) statuses.push((await rawExchange(port, get('/api/v1/?po_live=1'))).responses[0]!.status)
+    for (let i = 0; i < LIMIT; i++)
+      statuses.push((await rawExchange(port, get('/api/v1/?po_live=1'))).responses[0]!.status)
     expect(statuses).toEqual([200, 200, 429])
   })
   afterAll(() => server.close())

@@ -15,7 +15,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const request = (target: Buffer | string) => Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])
+const request = (target: Buffer | string) =>
+  Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])
 
 it('answers raw UTF-8 in the query exactly as its percent-encoded form', async () => {
   const raw = await rawExchange(port, request('/api/v1/facts?q=priorité&po_live=1'))
@@ -28,13 +29,19 @@ it('answers raw UTF-8 in the query exactly as its percent-encoded form', async (
 })
 
 it('redirects raw UTF-8 to its encoded live read', async () => {
-  const { responses } = await rawExchange(port, request('/api/v1/facts?q=sécurité routière'.replace(' ', '+')))
+  const { responses } = await rawExchange(
+    port,
+    request('/api/v1/facts?q=sécurité routière'.replace(' ', '+')),
+  )
   expect(responses[0]!.status).toBe(307)
   expect(responses[0]!.headers['location']).toBe('/api/v1/facts?q=s%C3%A9curit%C3%A9+routi%C3%A8re&po_live=1')
 })
 
 it('refuses bytes that are not UTF-8, saying how to encode', async () => {
-  const { responses } = await rawExchange(port, request(Buffer.from([...Buffer.from('/api/v1/facts?q=priorit'), 0xe9, ...Buffer.from('&po_live=1')])))
+  const { responses } = await rawExchange(
+    port,
+    request(Buffer.from([...Buffer.from('/api/v1/facts?q=priorit'), 0xe9, ...Buffer.from('&po_live=1')])),
+  )
   expect(responses[0]!.status).toBe(400)
   expect(responses[0]!.json.error.message).toMatch(/percent-encode .* curl -G --data-urlencode/)
 })

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawExchange } from '../support/raw-http.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
-const request = (target: string, headers = 'Host: evil.example\r\nX-Forwarded-Host: evil.example\r\n') => `GET ${target} HTTP/1.1\r\n${headers}\r\n`
+const request = (target: string, headers = 'Host: evil.example\r\nX-Forwarded-Host: evil.example\r\n') =>
+  `GET ${target} HTTP/1.1\r\n${headers}\r\n`
 
 describe.each([
   ['without PUBLIC_BASE_URL', {}, ''],

@@ -22,11 +22,17 @@ const REQUESTS: [string, string][] = [
   ['400', 'GET /api/v1/facts?po_live=2 HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['404', 'GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['405', 'DELETE /api/v1/facts HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['204 preflight', 'OPTIONS /api/v1/facts HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n\r\n'],
+  [
+    '204 preflight',
+    'OPTIONS /api/v1/facts HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n\r\n',
+  ],
   ['healthz', 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['readyz', 'GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['metrics', 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['MCP', `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${mcpBody.length}\r\n\r\n${mcpBody}`],
+  [
+    'MCP',
+    `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${mcpBody.length}\r\n\r\n${mcpBody}`,
+  ],
   ['parser refusal', 'GET / HTTP/7.0\r\nHost: x\r\n\r\n'],
 ]
 

@@ -27,11 +27,16 @@ async function nonReaders(port: number, count: number, requests: number): Promis
     socket.on('error', () => {})
     return socket
   })
-  await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.write(request.repeat(requests), resolve))))
+  await Promise.all(
+    sockets.map((socket) => new Promise((resolve) => socket.write(request.repeat(requests), resolve))),
+  )
   return sockets
 }
 
-const openConnections = () => new Promise<number>((resolve, reject) => server.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))))
+const openConnections = () =>
+  new Promise<number>((resolve, reject) =>
+    server.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+  )
 
 it('holds little per connection that does not read, and closes it once nothing moves', async () => {
   const before = processHeldBytes()

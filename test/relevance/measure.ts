@@ -23,7 +23,14 @@ export type Outcome = {
   total: number
 }
 
-export type CategoryFigures = { category: Category | 'all'; queries: number; first: number; top3: number; firstPage: number; zero: number }
+export type CategoryFigures = {
+  category: Category | 'all'
+  queries: number
+  first: number
+  top3: number
+  firstPage: number
+  zero: number
+}
 
 export type Measurement = { outcomes: Outcome[]; figures: CategoryFigures[] }
 
@@ -32,7 +39,10 @@ export function measure(search: SearchFirstPage, table: readonly TableRow[] = RE
 }
 
 /** The same for a search that answers asynchronously (over a protocol, a database), one query at a time. */
-export async function measureAsync(search: (q: string) => Promise<{ ids: readonly string[]; total: number }>, table: readonly TableRow[] = RELEVANCE_TABLE): Promise<Measurement> {
+export async function measureAsync(
+  search: (q: string) => Promise<{ ids: readonly string[]; total: number }>,
+  table: readonly TableRow[] = RELEVANCE_TABLE,
+): Promise<Measurement> {
   const outcomes: Outcome[] = []
   for (const row of table) outcomes.push(outcome(row, await search(row[1])))
   return summarise(outcomes)
@@ -60,7 +70,12 @@ function summarise(outcomes: Outcome[]): Measurement {
     firstPage: of.filter((o) => o.firstPage).length,
     zero: of.filter((o) => o.zero).length,
   })
-  const figures = CATEGORIES.map((c) => sum(c, outcomes.filter((o) => o.row[0] === c))).filter((f) => f.queries > 0)
+  const figures = CATEGORIES.map((c) =>
+    sum(
+      c,
+      outcomes.filter((o) => o.row[0] === c),
+    ),
+  ).filter((f) => f.queries > 0)
   figures.push(sum('all', outcomes))
   return { outcomes, figures }
 }
@@ -86,7 +101,9 @@ export function figuresTable(figures: readonly CategoryFigures[]): string {
  * Several searches' figures side by side, one row per category: each cell is right record first /
  * on the first page / zero results, in percent (docs/search.md quotes it).
  */
-export function sideBySide(systems: readonly { name: string; figures: readonly CategoryFigures[] }[]): string {
+export function sideBySide(
+  systems: readonly { name: string; figures: readonly CategoryFigures[] }[],
+): string {
   const head = `| category | queries | ${systems.map((s) => s.name).join(' | ')} |`
   const rule = `|---|---:|${systems.map(() => '---:').join('|')}|`
   const rows = systems[0]!.figures.map((f, i) => {
@@ -101,4 +118,5 @@ export function sideBySide(systems: readonly { name: string; figures: readonly C
   return [head, rule, ...rows].join('\n')
 }
 
-const pct = (n: number, of: number) => (of === 0 ? '0' : (Math.round((1000 * n) / of) / 10).toFixed(1).replace(/\.0$/, ''))
+const pct = (n: number, of: number) =>
+  of === 0 ? '0' : (Math.round((1000 * n) / of) / 10).toFixed(1).replace(/\.0$/, '')

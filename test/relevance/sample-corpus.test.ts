@@ -144,7 +144,9 @@ describe('learner queries on the sample corpus', () => {
 
   const hits = (q: string, expected: (typeof LEARNER_QUERIES)[number][1]) => {
     const ids = search(q)
-    return 'first' in expected ? ids[0] === expected.first : expected.top3.every((id) => ids.slice(0, 3).includes(id))
+    return 'first' in expected
+      ? ids[0] === expected.first
+      : expected.top3.every((id) => ids.slice(0, 3).includes(id))
   }
 
   it.each(LEARNER_QUERIES.filter(([q]) => !MISSES.has(q)))('%s', (q, expected) => {
@@ -155,7 +157,10 @@ describe('learner queries on the sample corpus', () => {
 
   // A known miss must still miss: when a change to the search fixes one, this fails until the list
   // and the measure in docs/search.md are updated.
-  it.each(LEARNER_QUERIES.filter(([q]) => MISSES.has(q)))('%s (known miss, docs/search.md)', (q, expected) => {
-    expect(hits(q, expected)).toBe(false)
-  })
+  it.each(LEARNER_QUERIES.filter(([q]) => MISSES.has(q)))(
+    '%s (known miss, docs/search.md)',
+    (q, expected) => {
+      expect(hits(q, expected)).toBe(false)
+    },
+  )
 })

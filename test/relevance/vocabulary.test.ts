@@ -43,10 +43,17 @@ describe('words the search treats as one, on the sample vocabulary', () => {
   const merges = wordMerges(records, forms)
 
   it('are exactly the reviewed groups of docs/search-forms.md (review a new group, then npm run word-forms)', () => {
-    const listed = new Set(docs('search-forms.md').split('\n').filter((line) => /^\| [^-]/.test(line) && line !== '| key | words |'))
+    const listed = new Set(
+      docs('search-forms.md')
+        .split('\n')
+        .filter((line) => /^\| [^-]/.test(line) && line !== '| key | words |'),
+    )
     const computed = new Set(merges.map(mergeRow))
     // Named first, so a failure says which words started or stopped meeting, not just that a long file differs.
-    expect({ notReviewed: [...computed].filter((row) => !listed.has(row)), noLongerMerged: [...listed].filter((row) => !computed.has(row)) }).toEqual({
+    expect({
+      notReviewed: [...computed].filter((row) => !listed.has(row)),
+      noLongerMerged: [...listed].filter((row) => !computed.has(row)),
+    }).toEqual({
       notReviewed: [],
       noLongerMerged: [],
     })
@@ -56,7 +63,8 @@ describe('words the search treats as one, on the sample vocabulary', () => {
   it('merges by plural folding only a word with what looks like its own plural (-s, -x, -aux)', () => {
     for (const { words: group } of merges.filter((m) => m.level === 'plurals')) {
       const singular = foldPlural(fold(group[0]!))
-      for (const w of group.map(fold)) expect([singular, `${singular}s`, `${singular}x`, singular.replace(/al$/, 'aux')], w).toContain(w)
+      for (const w of group.map(fold))
+        expect([singular, `${singular}s`, `${singular}x`, singular.replace(/al$/, 'aux')], w).toContain(w)
     }
   })
 

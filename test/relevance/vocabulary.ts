@@ -27,7 +27,11 @@ export function writtenWords(records: readonly Fact[]): Set<string> {
   const words = new Set<string>()
   for (const record of records) {
     const { title, body } = toIndexedText(record)
-    for (const word of `${title}\n${body}`.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}\p{M}]+/u)) if (word !== '') words.add(word)
+    for (const word of `${title}\n${body}`
+      .normalize('NFC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}\p{M}]+/u))
+      if (word !== '') words.add(word)
   }
   return words
 }
@@ -48,10 +52,18 @@ export function wordMerges(records: readonly Fact[], forms: WordForms): WordMerg
     if (group.size < 2) continue
     const words = [...group].sort((a, b) => a.localeCompare(b, 'fr'))
     const level: MergeLevel =
-      new Set(words.map(fold)).size === 1 ? 'accents' : new Set(words.map((w) => foldPlural(fold(w)))).size === 1 ? 'plurals' : 'forms'
+      new Set(words.map(fold)).size === 1
+        ? 'accents'
+        : new Set(words.map((w) => foldPlural(fold(w)))).size === 1
+          ? 'plurals'
+          : 'forms'
     merges.push({ level, key, words })
   }
-  return merges.sort((a, b) => MERGE_LEVELS.indexOf(a.level) - MERGE_LEVELS.indexOf(b.level) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  return merges.sort(
+    (a, b) =>
+      MERGE_LEVELS.indexOf(a.level) - MERGE_LEVELS.indexOf(b.level) ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  )
 }
 
 /** One table row per group, as docs/search-forms.md writes it (and the test reads it back). */
@@ -63,7 +75,7 @@ const SECTIONS: Record<MergeLevel, { title: string; about: string[] }> = {
     about: [
       'Words that differ only by their accents. The contract folds accents and case ([contract.md](contract.md#search-semantics),',
       '"Search semantics"), so `côte` and `côté`, `sur` and `sûr`, `du` and `dû` are one word for the',
-      'search: the contract\'s choice, not this service\'s. More such pairs are in the tables below,',
+      "search: the contract's choice, not this service's. More such pairs are in the tables below,",
       'where plurals or forms join them too (`côte`, `côté`, `côtés`).',
     ],
   },
@@ -105,7 +117,15 @@ export function sampleMergesMarkdown(records: readonly Fact[], forms: WordForms)
   ]
   for (const level of MERGE_LEVELS) {
     const section = merges.filter((m) => m.level === level)
-    lines.push('', `## ${SECTIONS[level].title}`, '', ...SECTIONS[level].about, '', `${section.length} groups.`, '')
+    lines.push(
+      '',
+      `## ${SECTIONS[level].title}`,
+      '',
+      ...SECTIONS[level].about,
+      '',
+      `${section.length} groups.`,
+      '',
+    )
     lines.push('| key | words |', '|---|---|', ...section.map(mergeRow))
   }
   lines.push('')

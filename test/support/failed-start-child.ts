@@ -9,7 +9,13 @@ import { createService, startServer } from '../../src/service/service.js'
 
 const FIXTURE = new URL('../fixtures/records.small.json', import.meta.url).pathname
 const scenario = process.env.SCENARIO
-const settings = { HOST: '127.0.0.1', PORT: process.env.PORT ?? '0', REDIS_URL: process.env.REDIS_URL!, LOG_LEVEL: 'silent', RECORDS_FILE: FIXTURE }
+const settings = {
+  HOST: '127.0.0.1',
+  PORT: process.env.PORT ?? '0',
+  REDIS_URL: process.env.REDIS_URL!,
+  LOG_LEVEL: 'silent',
+  RECORDS_FILE: FIXTURE,
+}
 
 async function start(): Promise<unknown> {
   switch (scenario) {
@@ -37,4 +43,7 @@ try {
   console.log(JSON.stringify({ refused: (err as Error).message }))
 }
 // Should the process hang, say what holds it (an unref'd timer does not hold it itself).
-setTimeout(() => console.error(JSON.stringify({ stillOpen: process.getActiveResourcesInfo() })), 3_000).unref()
+setTimeout(
+  () => console.error(JSON.stringify({ stillOpen: process.getActiveResourcesInfo() })),
+  3_000,
+).unref()

@@ -11,14 +11,30 @@ import { SnapshotBuilder } from '../../src/core/search/snapshot-builder.js'
 
 /** The sample records and `count` generated from them with `seed`. */
 export function generatedSnapshot(seed: string, count = 3_000) {
-  const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+  const sample = (
+    JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as {
+      records: Fact[]
+    }
+  ).records
   const builder = new SnapshotBuilder('records')
-  ;[...sample, ...new CorpusGenerator({ sample, seed }).records(count)].forEach((r, i) => builder.add(r, `record ${i}`))
+  ;[...sample, ...new CorpusGenerator({ sample, seed }).records(count)].forEach((r, i) =>
+    builder.add(r, `record ${i}`),
+  )
   const data = builder.finish()
   const { text } = data
   const decoded = new Map<number, Postings>()
-  const postingsOf = (term: number) => decoded.get(term) ?? decoded.set(term, decodePostings(text.postings, text.termStart[term]!, text.frequency[term]!)).get(term)!
+  const postingsOf = (term: number) =>
+    decoded.get(term) ??
+    decoded.set(term, decodePostings(text.postings, text.termStart[term]!, text.frequency[term]!)).get(term)!
   /** Term numbers, the most frequent first. */
-  const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort((a, b) => text.frequency[b]! - text.frequency[a]!)
-  return { data, text, postingsOf, ranking: { rankClass: data.rankClass, tieRank: data.tieRank }, byFrequency }
+  const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort(
+    (a, b) => text.frequency[b]! - text.frequency[a]!,
+  )
+  return {
+    data,
+    text,
+    postingsOf,
+    ranking: { rankClass: data.rankClass, tieRank: data.tieRank },
+    byFrequency,
+  }
 }

@@ -1,7 +1,11 @@
 /** A bare HTTP GET that can choose its source address (127.0.0.x), which fetch cannot. */
 import { Agent, request } from 'node:http'
 
-export type BareResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+export type BareResponse = {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
 
 const agents = new Map<string, Agent>()
 const agentFor = (localAddress: string) => {
@@ -10,14 +14,25 @@ const agentFor = (localAddress: string) => {
   return agent
 }
 
-export function httpGet(url: string, options: { from?: string; headers?: Record<string, string>; method?: string } = {}): Promise<BareResponse> {
+export function httpGet(
+  url: string,
+  options: { from?: string; headers?: Record<string, string>; method?: string } = {},
+): Promise<BareResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: agentFor(options.from ?? '127.0.0.1') }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-    })
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: agentFor(options.from ?? '127.0.0.1'),
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => (body += c))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+      },
+    )
     req.on('error', reject)
     req.end()
   })

@@ -34,7 +34,10 @@ export function documentedConfig(listenPort: number, upstreamPorts: readonly [nu
   ]
   let config = block
   for (const [from, to] of replacements) {
-    if (!config.includes(from)) throw new Error(`the nginx block of docs/operations.md no longer has "${from}": update the test with it`)
+    if (!config.includes(from))
+      throw new Error(
+        `the nginx block of docs/operations.md no longer has "${from}": update the test with it`,
+      )
     config = config.replace(from, to)
   }
   return config
@@ -65,13 +68,16 @@ ${serverBlocks}
 }
 `,
   )
-  const child = spawn(binary, ['-p', prefix, '-c', conf, '-e', join(prefix, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(binary, ['-p', prefix, '-c', conf, '-e', join(prefix, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr += c))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   // nginx writes its pid file once it listens.
   for (let i = 0; i < 100 && !existsSync(join(prefix, 'nginx.pid')); i++) {
-    if (child.exitCode !== null) throw new Error(`nginx did not start: ${stderr}${readIfExists(join(prefix, 'error.log'))}`)
+    if (child.exitCode !== null)
+      throw new Error(`nginx did not start: ${stderr}${readIfExists(join(prefix, 'error.log'))}`)
     await new Promise((r) => setTimeout(r, 50))
   }
   return {

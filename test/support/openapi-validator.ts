@@ -46,7 +46,8 @@ export class OpenApiValidator {
     ).toBeDefined()
     for (const [name, spec] of Object.entries<Json>(declared.headers ?? {})) {
       const value = res.headers.get(name)
-      if (spec.required) expect(value, `header ${name} required for ${res.status} of ${template}`).not.toBeNull()
+      if (spec.required)
+        expect(value, `header ${name} required for ${res.status} of ${template}`).not.toBeNull()
       if (value !== null && spec.schema?.type === 'integer') {
         expect(this.#ajv.validate(spec.schema, Number(value)), `header ${name}: ${value}`).toBe(true)
       }

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { migrate } from '../../src/core/records/postgres/migrations.js'
-import { hashesOf, planAgainstCurrent, prepareSnapshot, publishSnapshot, type Plan, type PublishOptions, type Published } from '../../src/core/records/postgres/publisher.js'
+import {
+  hashesOf,
+  planAgainstCurrent,
+  prepareSnapshot,
+  publishSnapshot,
+  type Plan,
+  type PublishOptions,
+  type Published,
+} from '../../src/core/records/postgres/publisher.js'
 import type { Fact } from '../../src/core/records/record.js'
 import { serviceAvailable } from './services.js'
 
@@ -56,7 +64,11 @@ export async function connect(url: string): Promise<pg.Client> {
 }
 
 /** Publishes `records` the way `reference-records publish` does (migrate, compare, store, notify), from the test process. */
-export async function publishRecords(url: string, records: readonly Fact[], options: PublishOptions = {}): Promise<Published & { plan: Plan }> {
+export async function publishRecords(
+  url: string,
+  records: readonly Fact[],
+  options: PublishOptions = {},
+): Promise<Published & { plan: Plan }> {
   const client = await connect(url)
   try {
     await migrate(client)

@@ -35,7 +35,11 @@ export type RawOptions = {
 }
 
 /** Opens a connection to 127.0.0.1:port, sends `bytes`, and collects every response until the server is idle or closes. */
-export async function rawExchange(port: number, bytes: string | Buffer | (string | Buffer)[], options: RawOptions = {}): Promise<RawExchange> {
+export async function rawExchange(
+  port: number,
+  bytes: string | Buffer | (string | Buffer)[],
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const socket = connect(port, '127.0.0.1')
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve)
@@ -44,7 +48,11 @@ export async function rawExchange(port: number, bytes: string | Buffer | (string
   return exchangeOn(socket, bytes, options)
 }
 
-export async function exchangeOn(socket: Socket, bytes: string | Buffer | (string | Buffer)[], options: RawOptions = {}): Promise<RawExchange> {
+export async function exchangeOn(
+  socket: Socket,
+  bytes: string | Buffer | (string | Buffer)[],
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const chunks: Buffer[] = []
   let closedByServer = false
   const done = new Promise<void>((resolve) => {
@@ -86,7 +94,10 @@ export async function exchangeOn(socket: Socket, bytes: string | Buffer | (strin
 }
 
 /** Splits a byte stream into HTTP/1.1 responses (Content-Length or chunked bodies). */
-export function parseResponses(data: Buffer, methods: string[]): { responses: RawResponse[]; leftover: Buffer } {
+export function parseResponses(
+  data: Buffer,
+  methods: string[],
+): { responses: RawResponse[]; leftover: Buffer } {
   const responses: RawResponse[] = []
   let at = 0
   while (at < data.length) {
@@ -107,7 +118,8 @@ export function parseResponses(data: Buffer, methods: string[]): { responses: Ra
     let body: Buffer
     // Interim answers (1xx) precede their request's final answer: they take no place in `methods`.
     const finals = responses.filter((r) => r.status >= 200).length
-    const noBody = methods[finals] === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200)
+    const noBody =
+      methods[finals] === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200)
     if (noBody) body = Buffer.alloc(0)
     else if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
       const parts: Buffer[] = []

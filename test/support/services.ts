@@ -38,7 +38,9 @@ export const redisAvailable = () => serviceAvailable('Redis', REDIS_URL)
 export function ipv6LoopbackAvailable(): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const server = createServer()
-    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRNOTAVAIL' || err.code === 'EAFNOSUPPORT' ? resolve(false) : reject(err)))
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EADDRNOTAVAIL' || err.code === 'EAFNOSUPPORT' ? resolve(false) : reject(err),
+    )
     server.listen(0, '::1', () => server.close(() => resolve(true)))
   })
 }

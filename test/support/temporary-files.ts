@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** A new folder named after `prefix`, and `write`, which writes `content` to a new file `records-<n>.<extension>` there and returns its path. */
-export function temporaryFiles(prefix: string, extension: string): { dir: string; write: (content: string | Uint8Array) => string } {
+export function temporaryFiles(
+  prefix: string,
+  extension: string,
+): { dir: string; write: (content: string | Uint8Array) => string } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   let written = 0
   const write = (content: string | Uint8Array) => {

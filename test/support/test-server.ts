@@ -13,7 +13,10 @@ export type TestServer = RunningServer & {
   raw(path: string, init?: RequestInit): Promise<CheckedResponse>
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: ServiceOptions = {},
+): Promise<TestServer> {
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -18,8 +18,12 @@ import type { Fact } from '../../src/core/records/record.js'
 import { SnapshotBuilder } from '../../src/core/search/snapshot-builder.js'
 import { collectGarbage } from '../support/garbage.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
-const records = [...new CorpusGenerator({ sample, seed: 'growth' }).records(24_000)].map((r) => JSON.parse(JSON.stringify(r)) as unknown)
+const sample = (
+  JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }
+).records
+const records = [...new CorpusGenerator({ sample, seed: 'growth' }).records(24_000)].map(
+  (r) => JSON.parse(JSON.stringify(r)) as unknown,
+)
 
 /** CPU milliseconds (user and system, every thread of the process) and wall milliseconds of one build. */
 function build(count: number): { cpu: number; wall: number } {
@@ -36,7 +40,10 @@ it('builds twice the records in at most 2.4 times as long', () => {
   build(2_000) // warm-up: the first build also compiles the code
   const best = { single: { cpu: Infinity, wall: Infinity }, double: { cpu: Infinity, wall: Infinity } }
   for (let run = 0; run < 7; run++) {
-    for (const [size, count] of [['single', 12_000], ['double', 24_000]] as const) {
+    for (const [size, count] of [
+      ['single', 12_000],
+      ['double', 24_000],
+    ] as const) {
       const { cpu, wall } = build(count)
       best[size].cpu = Math.min(best[size].cpu, cpu)
       best[size].wall = Math.min(best[size].wall, wall)

@@ -20,5 +20,7 @@ it('the client wire types are the schema types, exactly', () => {
   expect(exactly<Equal<wire.Catalogue, Catalogue>>()).toBe(true)
   expect(exactly<Equal<wire.ErrorBody, ErrorBody>>()).toBe(true)
   expect(exactly<Equal<wire.SearchParameters, Partial<Omit<SearchParams, 'po_live'>>>>()).toBe(true)
-  expectTypeOf<wire.Fact['sources'][number]['type']>().toEqualTypeOf<'official' | 'operator' | 'brand' | 'source'>()
+  expectTypeOf<wire.Fact['sources'][number]['type']>().toEqualTypeOf<
+    'official' | 'operator' | 'brand' | 'source'
+  >()
 })

@@ -14,7 +14,16 @@ const FORBIDDEN = ['zod', 'fastify', 'pino', 'prom-client']
 let metafile: Metafile
 let bytes: number
 beforeAll(async () => {
-  const result = await build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' })
+  const result = await build({
+    entryPoints: [ENTRY],
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
   metafile = result.metafile
   bytes = result.outputFiles[0]!.contents.byteLength
 })
@@ -30,7 +39,11 @@ it.each(FORBIDDEN)('includes no byte of %s', (name) => {
   expect(fromPackage).toEqual([])
   // Nor as an import left for the bundle's user to resolve.
   const outputs = Object.values(metafile.outputs)
-  expect(outputs.flatMap((o) => o.imports.map((i) => i.path)).filter((path) => path === name || path.startsWith(`${name}/`))).toEqual([])
+  expect(
+    outputs
+      .flatMap((o) => o.imports.map((i) => i.path))
+      .filter((path) => path === name || path.startsWith(`${name}/`)),
+  ).toEqual([])
 })
 
 it('stays small', () => {

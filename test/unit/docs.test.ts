@@ -14,9 +14,9 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 it('lists every setting in the README configuration table, with its flag', () => {
   for (const name of SETTING_NAMES) {
-    expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` \\| \`--${flagName(name)}\` \\|`, 'm'))
+    expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` +\\| \`--${flagName(name)}\` +\\|`, 'm'))
   }
-  const rows = readme.match(/^\| `[A-Z_]+` \| `--/gm) ?? []
+  const rows = readme.match(/^\| `[A-Z_]+` +\| `--/gm) ?? []
   expect(rows).toHaveLength(SETTING_NAMES.length) // and nothing the code does not read
 })
 
@@ -67,16 +67,30 @@ describe('citations', () => {
   for (const path of SCANNED) walk(join(ROOT, path))
   const text = new Map(files.map((file) => [relative(ROOT, file), readFileSync(file, 'utf8')]))
   const inRepository = (path: string) => within(path) && existsSync(path)
-  const markdown = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+  const markdown = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ]
   /** GitHub's anchors of a Markdown file's headings (fenced code left out, where `#` starts comments). */
   const anchors = (path: string) => {
     const slugger = new GithubSlugger()
-    const headings = readFileSync(path, 'utf8').replace(/^```[^]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)
+    const headings = readFileSync(path, 'utf8')
+      .replace(/^```[^]*?^```/gm, '')
+      .matchAll(/^#{1,6} (.+)$/gm)
     return new Set([...headings].map((m) => slugger.slug(m[1]!.trim())))
   }
 
   it('scans the docs, the sources, the tests, the scripts and the benchmarks', () => {
-    for (const file of ['README.md', 'docs/api.md', 'src/config.ts', 'test/e2e/package.test.ts', 'scripts/mark-bin-executable.js', 'bench/run.ts']) {
+    for (const file of [
+      'README.md',
+      'docs/api.md',
+      'src/config.ts',
+      'test/e2e/package.test.ts',
+      'scripts/mark-bin-executable.js',
+      'bench/run.ts',
+    ]) {
       expect([...text.keys()], file).toContain(file)
     }
   })
@@ -84,7 +98,9 @@ describe('citations', () => {
   it('cites no file outside the repository: no CONTRACT.md, STYLE.md or ../shared, no relative path above the root', () => {
     const outside: string[] = []
     for (const [file, content] of text) {
-      for (const m of content.matchAll(/CONTRACT\.md|STYLE\.md|\.\.\/shared\b|\bshared\/(?:spec|CONTRACT|STYLE)|reference-records-api\.md/g)) {
+      for (const m of content.matchAll(
+        /CONTRACT\.md|STYLE\.md|\.\.\/shared\b|\bshared\/(?:spec|CONTRACT|STYLE)|reference-records-api\.md/g,
+      )) {
         outside.push(`${file}: ${m[0]}`)
       }
       // A relative path (`../x`, not part of a URL path such as `/api/v1/../x`) read from the file's folder.
@@ -106,7 +122,8 @@ describe('citations', () => {
         const target = path === '' ? join(ROOT, file) : resolve(ROOT, dirname(file), decodeURIComponent(path))
         checked++
         if (!inRepository(target)) broken.push(`${file}: ${href} (no such file in the repository)`)
-        else if (fragment !== undefined && target.endsWith('.md') && !anchors(target).has(fragment)) broken.push(`${file}: ${href} (no such heading)`)
+        else if (fragment !== undefined && target.endsWith('.md') && !anchors(target).has(fragment))
+          broken.push(`${file}: ${href} (no such heading)`)
       }
     }
     expect(broken).toEqual([])
@@ -122,13 +139,16 @@ describe('citations', () => {
 
   it('resolves every section the sources cite: docs/contract.md "Section" and docs/spec.md §N', () => {
     const contract = [...text.get('docs/contract.md')!.matchAll(/^## (.+)$/gm)].map((m) => m[1]!)
-    const spec = new Set([...text.get('docs/spec.md')!.matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]!))
+    const spec = new Set(
+      [...text.get('docs/spec.md')!.matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]!),
+    )
     const missing: string[] = []
     let cited = 0
     for (const [file, content] of text) {
       for (const [, section] of content.matchAll(/docs\/contract\.md "([^"]+)"/g)) {
         cited++
-        if (!contract.some((heading) => heading.startsWith(section!))) missing.push(`${file}: contract "${section}"`)
+        if (!contract.some((heading) => heading.startsWith(section!)))
+          missing.push(`${file}: contract "${section}"`)
       }
       for (const [, sections] of content.matchAll(/docs\/spec\.md ((?:§[\d.]+(?:, )?)+)/g)) {
         for (const [, n] of sections!.matchAll(/§(\d+(?:\.\d+)?)/g)) {

@@ -36,59 +36,136 @@ function exchange(service: Service, request: Request): Promise<string> {
       },
     })
     connection.on('error', reject)
-    const headers = { host: 'x', 'x-request-id': 'diff', connection: 'close', ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }), ...request.headers }
-    const head = `${request.method} ${request.target} HTTP/1.1\r\n${Object.entries(headers).map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`
+    const headers = {
+      host: 'x',
+      'x-request-id': 'diff',
+      connection: 'close',
+      ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
+      ...request.headers,
+    }
+    const head = `${request.method} ${request.target} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([n, v]) => `${n}: ${v}\r\n`)
+      .join('')}\r\n`
     service.app.server.emit('connection', connection)
     connection.push(head + (request.body ?? ''))
   })
 }
 
 /** What reads a clock: the Date field, and the seconds of the quota field. */
-const masked = (bytes: Buffer) => bytes.toString('latin1').replace(/\r\nDate: [^\r]*/gi, '\r\nDate: …').replace(/;t=\d+\r\n/g, ';t=…\r\n')
+const masked = (bytes: Buffer) =>
+  bytes
+    .toString('latin1')
+    .replace(/\r\nDate: [^\r]*/gi, '\r\nDate: …')
+    .replace(/;t=\d+\r\n/g, ';t=…\r\n')
 
-type Parameter = { name: string; in: string; schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; default?: unknown } }
+type Parameter = {
+  name: string
+  in: string
+  schema?: {
+    type?: string
+    enum?: unknown[]
+    minimum?: number
+    maximum?: number
+    maxLength?: number
+    default?: unknown
+  }
+}
 type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> }
 
 /** Values of a query parameter worth comparing: valid ones, each bound and past it, malformed ones. */
 function valuesOf(p: Parameter): string[] {
   const s = p.schema ?? {}
   if (s.enum !== undefined) return [...s.enum.map(String), 'nope', '']
-  if (s.type === 'integer') return [s.minimum, s.maximum, (s.maximum ?? 0) + 1, (s.minimum ?? 0) - 1, 'x', '1.5'].filter((v) => v !== undefined).map(String)
-  return ['vitesse', 'priorit%C3%A9%20%C3%A0%20droite', 'trotinette autoroute'.replace(' ', '%20'), 'zzzzqqq', '', '%ZZ', 'x'.repeat((s.maxLength ?? 300) + 1)]
+  if (s.type === 'integer')
+    return [s.minimum, s.maximum, (s.maximum ?? 0) + 1, (s.minimum ?? 0) - 1, 'x', '1.5']
+      .filter((v) => v !== undefined)
+      .map(String)
+  return [
+    'vitesse',
+    'priorit%C3%A9%20%C3%A0%20droite',
+    'trotinette autoroute'.replace(' ', '%20'),
+    'zzzzqqq',
+    '',
+    '%ZZ',
+    'x'.repeat((s.maxLength ?? 300) + 1),
+  ]
 }
 
 /** Every API request the OpenAPI document implies. */
 function apiRequests(doc: Document): Request[] {
   const targets: string[] = []
   for (const [template, operations] of Object.entries(doc.paths)) {
-    const paths = template.includes('{id}') ? [RECORD, 'fait-0000000000000000', 'nope', '%66ait-643b555e754f953d'].map((id) => template.replace('{id}', id)) : [template]
+    const paths = template.includes('{id}')
+      ? [RECORD, 'fait-0000000000000000', 'nope', '%66ait-643b555e754f953d'].map((id) =>
+          template.replace('{id}', id),
+        )
+      : [template]
     for (const path of paths) {
-      const params = (operations.get?.parameters ?? []).filter((p) => p.in === 'query' && p.name !== 'po_live')
+      const params = (operations.get?.parameters ?? []).filter(
+        (p) => p.in === 'query' && p.name !== 'po_live',
+      )
       const queries = ['', 'po_live=1', 'po_live=2', 'po_live=1&po_live=1', 'po_live=1&unknown=1']
       for (const p of params) {
-        for (const value of valuesOf(p)) queries.push(`${p.name}=${value}&po_live=1`, `po_live=1&${p.name}=${value}`)
+        for (const value of valuesOf(p))
+          queries.push(`${p.name}=${value}&po_live=1`, `po_live=1&${p.name}=${value}`)
         queries.push(`${p.name}=${valuesOf(p)[0]}`, `${p.name}=a&${p.name}=b&po_live=1`)
       }
-      if (params.length > 1) queries.push(params.map((p) => `${p.name}=${valuesOf(p)[0]}`).join('&') + '&po_live=1')
+      if (params.length > 1)
+        queries.push(params.map((p) => `${p.name}=${valuesOf(p)[0]}`).join('&') + '&po_live=1')
       targets.push(...queries.map((q) => (q === '' ? path : `${path}?${q}`)))
     }
   }
-  const encodings: Record<string, string>[] = [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'identity' }]
-  return targets.flatMap((target) => ['GET', 'HEAD'].flatMap((method) => encodings.map((headers) => ({ method, target, headers }))))
+  const encodings: Record<string, string>[] = [
+    {},
+    { 'accept-encoding': 'br' },
+    { 'accept-encoding': 'gzip, deflate, br' },
+    { 'accept-encoding': 'identity' },
+  ]
+  return targets.flatMap((target) =>
+    ['GET', 'HEAD'].flatMap((method) => encodings.map((headers) => ({ method, target, headers }))),
+  )
 }
 
 /** The rest of the site, every method the contract names, and MCP in both eras. */
 function otherRequests(): Request[] {
-  const paths = ['/', '/docs', '/docs/search', '/recherche?q=vitesse', '/recherche?q=', `/fiches/${RECORD}`, '/fiches/nope', '/healthz', '/readyz', '/llms.txt', '/server.json', '/.well-known/mcp/server-card.json', '/nope', '/api/v1/nope', '/api/v1/facts.ndjson']
-  const requests: Request[] = paths.flatMap((target) => ['GET', 'HEAD', 'DELETE'].map((method) => ({ method, target })))
+  const paths = [
+    '/',
+    '/docs',
+    '/docs/search',
+    '/recherche?q=vitesse',
+    '/recherche?q=',
+    `/fiches/${RECORD}`,
+    '/fiches/nope',
+    '/healthz',
+    '/readyz',
+    '/llms.txt',
+    '/server.json',
+    '/.well-known/mcp/server-card.json',
+    '/nope',
+    '/api/v1/nope',
+    '/api/v1/facts.ndjson',
+  ]
+  const requests: Request[] = paths.flatMap((target) =>
+    ['GET', 'HEAD', 'DELETE'].map((method) => ({ method, target })),
+  )
   for (const target of ['/api/v1/', '/api/v1/facts', `/api/v1/facts/${RECORD}`, '/mcp', '/']) {
-    requests.push({ method: 'OPTIONS', target, headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })
-    requests.push({ method: 'POST', target: `${target}?po_live=1`, body: '{}', headers: { 'content-type': 'application/json' } })
+    requests.push({
+      method: 'OPTIONS',
+      target,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+    })
+    requests.push({
+      method: 'POST',
+      target: `${target}?po_live=1`,
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    })
     requests.push({ method: 'PUT', target })
   }
   requests.push({ method: 'GET', target: `/api/v1/facts?q=${'a'.repeat(9000)}` })
   for (const era of ['legacy', 'modern'] as const) {
-    for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }]) requests.push({ method: 'POST', target: '/mcp', ...mcpCall(era, 7, args) })
+    for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }])
+      requests.push({ method: 'POST', target: '/mcp', ...mcpCall(era, 7, args) })
   }
   requests.push({ method: 'GET', target: '/mcp', headers: { accept: 'text/event-stream' } })
   return requests
@@ -99,8 +176,17 @@ let off: Service
 let doc: Document
 
 beforeAll(async () => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RECORDS_FILE: FIXTURE, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' })
-  ;[on, off] = await Promise.all([createService(config, { fastPath: true }), createService(config, { fastPath: false })])
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RECORDS_FILE: FIXTURE,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  })
+  ;[on, off] = await Promise.all([
+    createService(config, { fastPath: true }),
+    createService(config, { fastPath: false }),
+  ])
   await Promise.all([on.app.ready(), off.app.ready()])
   const served = await exchange(on, { method: 'GET', target: '/api/v1/openapi.json?po_live=1' })
   await exchange(off, { method: 'GET', target: '/api/v1/openapi.json?po_live=1' }) // both count the same requests
@@ -112,8 +198,16 @@ describe('the fast path against the framework, in memory', () => {
   it('generates its API requests from the OpenAPI document: every path and query parameter', () => {
     const requests = apiRequests(doc)
     for (const [template, operations] of Object.entries(doc.paths)) {
-      expect(requests.some((r) => r.target.startsWith(template.replace('{id}', RECORD))), template).toBe(true)
-      for (const p of operations.get?.parameters ?? []) if (p.in === 'query') expect(requests.some((r) => r.target.includes(`${p.name}=`)), `${template} ${p.name}`).toBe(true)
+      expect(
+        requests.some((r) => r.target.startsWith(template.replace('{id}', RECORD))),
+        template,
+      ).toBe(true)
+      for (const p of operations.get?.parameters ?? [])
+        if (p.in === 'query')
+          expect(
+            requests.some((r) => r.target.includes(`${p.name}=`)),
+            `${template} ${p.name}`,
+          ).toBe(true)
     }
     expect(requests.length).toBeGreaterThan(500)
   })
@@ -123,20 +217,34 @@ describe('the fast path against the framework, in memory', () => {
     for (const round of [1, 2]) {
       for (const request of requests) {
         const [a, b] = [await exchange(on, request), await exchange(off, request)]
-        if (a !== b) expect(a, `${request.method} ${request.target.slice(0, 200)} ${JSON.stringify(request.headers ?? {})} (round ${round})`).toBe(b)
+        if (a !== b)
+          expect(
+            a,
+            `${request.method} ${request.target.slice(0, 200)} ${JSON.stringify(request.headers ?? {})} (round ${round})`,
+          ).toBe(b)
       }
     }
   })
 
   it('answers conditional requests alike: 304 for the tag of the encoding asked, 200 otherwise', async () => {
-    for (const target of ['/api/v1/?po_live=1', `/api/v1/facts/${RECORD}?po_live=1`, '/api/v1/facts?q=vitesse&po_live=1', '/api/v1/openapi.json?po_live=1']) {
-      for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+    for (const target of [
+      '/api/v1/?po_live=1',
+      `/api/v1/facts/${RECORD}?po_live=1`,
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/api/v1/openapi.json?po_live=1',
+    ]) {
+      for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<
+        string,
+        string
+      >[]) {
         const first = await exchange(on, { method: 'GET', target, headers: encoding })
         await exchange(off, { method: 'GET', target, headers: encoding })
         const tag = /\r\netag: ([^\r]*)/i.exec(first)![1]!
         for (const ifNoneMatch of [tag, `W/${tag}`, '"other"', `"x", ${tag}`, '*']) {
           const request = { method: 'GET', target, headers: { ...encoding, 'if-none-match': ifNoneMatch } }
-          expect(await exchange(on, request), `${target} ${JSON.stringify(request.headers)}`).toBe(await exchange(off, request))
+          expect(await exchange(on, request), `${target} ${JSON.stringify(request.headers)}`).toBe(
+            await exchange(off, request),
+          )
         }
       }
     }

@@ -7,7 +7,10 @@ const entry = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8
 
 /** Every name `src/index.ts` exports, values and types alike (it only re-exports). */
 const exported = [...entry.matchAll(/^export \{([^}]*)\} from/gm)].flatMap((m) =>
-  m[1]!.split(',').map((name) => name.trim().replace(/^type /, '')).filter((name) => name !== ''),
+  m[1]!
+    .split(',')
+    .map((name) => name.trim().replace(/^type /, ''))
+    .filter((name) => name !== ''),
 )
 
 it('names every export of the root entry in the README', () => {

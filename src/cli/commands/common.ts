@@ -55,7 +55,10 @@ export const COMMON_HELP = `  --base-url URL      The service: its API root (htt
 type Options = NonNullable<ParseArgsConfig['options']>
 
 /** Strict parsing with the common options; complaints become usage errors in our words. Commands check positionals. */
-export function parseCommandLine<O extends Options>(args: string[], options: O): ParsedArgs<typeof COMMON_OPTIONS & O, true> {
+export function parseCommandLine<O extends Options>(
+  args: string[],
+  options: O,
+): ParsedArgs<typeof COMMON_OPTIONS & O, true> {
   return parseCommandArgs(args, { ...COMMON_OPTIONS, ...options } as typeof COMMON_OPTIONS & O, true)
 }
 
@@ -63,18 +66,25 @@ export function parseCommandLine<O extends Options>(args: string[], options: O):
 export type RetryListener = (event: RetryEvent) => void
 
 /** Prints each retry on stderr, prefixed with the command's name. */
-export const printRetries = (name: string, io: CliIo): RetryListener => (event) => {
-  io.stderr.write(`reference-records ${name}: ${formatRetry(event)}\n`)
-}
+export const printRetries =
+  (name: string, io: CliIo): RetryListener =>
+  (event) => {
+    io.stderr.write(`reference-records ${name}: ${formatRetry(event)}\n`)
+  }
 
 /**
  * A client of `--base-url`, else `$REFERENCE_RECORDS_URL`, else the default; an address that is not
  * an API root is looked up first. Every retry is reported to `onRetry`.
  */
-export async function openClient(baseUrlFlag: string | undefined, io: CliIo, onRetry: RetryListener): Promise<RecordsClient> {
+export async function openClient(
+  baseUrlFlag: string | undefined,
+  io: CliIo,
+  onRetry: RetryListener,
+): Promise<RecordsClient> {
   const chosen = clientBaseUrl(io.env, baseUrlFlag)
   const options = { mode: 'script' as const, maxRetries: CLI_MAX_RETRIES, onRetry }
-  const root = chosen === undefined ? DEFAULT_BASE_URL : await resolveApiRoot(chosen.value, chosen.from, options)
+  const root =
+    chosen === undefined ? DEFAULT_BASE_URL : await resolveApiRoot(chosen.value, chosen.from, options)
   return new RecordsClient({ ...options, baseUrl: root })
 }
 

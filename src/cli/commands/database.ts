@@ -24,12 +24,24 @@ export const DATABASE_EXIT_CODES_HELP = `Exit codes:
   2  usage error (bad option or value, no database given)`
 
 type Options = NonNullable<ParseArgsConfig['options']>
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: typeof DATABASE_OPTIONS & O; strict: true; allowPositionals: true }>>
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{
+    args: string[]
+    options: typeof DATABASE_OPTIONS & O
+    strict: true
+    allowPositionals: true
+  }>
+>
 
 /** Strict parsing with the database options; complaints become usage errors. */
 export function parseDatabaseCommand<O extends Options>(args: string[], options: O): Parsed<O> {
   try {
-    return parseArgs({ args, options: { ...DATABASE_OPTIONS, ...options }, strict: true, allowPositionals: true })
+    return parseArgs({
+      args,
+      options: { ...DATABASE_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: true,
+    })
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
@@ -45,7 +57,11 @@ export function databaseUrl(flag: string | undefined, io: CliIo): string {
 }
 
 /** Runs `body` with one connection, always closed. */
-export async function withDatabase<T>(url: string, command: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  url: string,
+  command: string,
+  body: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = await connectTo(url, `reference-records ${command}`)
   try {
     return await body(client)
@@ -60,7 +76,9 @@ const MAX_NOTE_LENGTH = 500
 export function parseNote(value: string | undefined): string | undefined {
   const note = value?.trim()
   if (note === undefined || note === '') return undefined
-  if ([...note].length > MAX_NOTE_LENGTH) throw new UsageError(`--note must be at most ${MAX_NOTE_LENGTH} characters`)
-  if (/\p{Cc}/u.test(note)) throw new UsageError('--note must not contain control characters (line breaks included)')
+  if ([...note].length > MAX_NOTE_LENGTH)
+    throw new UsageError(`--note must be at most ${MAX_NOTE_LENGTH} characters`)
+  if (/\p{Cc}/u.test(note))
+    throw new UsageError('--note must not contain control characters (line breaks included)')
   return note
 }

@@ -26,7 +26,8 @@ export async function* everyRecord(
   for await (const record of client.download(href, { signal })) {
     if (kind !== undefined && record.kind !== kind) continue
     received++
-    if (received % PROGRESS_EVERY === 0) onPage?.({ offset: received, total: Math.max(total, received), received })
+    if (received % PROGRESS_EVERY === 0)
+      onPage?.({ offset: received, total: Math.max(total, received), received })
     yield record
   }
   onPage?.({ offset: received, total: received, received })

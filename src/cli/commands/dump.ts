@@ -159,7 +159,10 @@ export async function runDump(args: string[], io: CliIo = processIo()): Promise<
     const onSigint = () => interrupt.abort(new Error(`interrupted${kept}`))
     process.once('SIGINT', onSigint)
     try {
-      for await (const record of everyRecord(client, kind, { onPage: bar.onPage, signal: interrupt.signal })) {
+      for await (const record of everyRecord(client, kind, {
+        onPage: bar.onPage,
+        signal: interrupt.signal,
+      })) {
         await sink.write(`${JSON.stringify(record)}\n`)
       }
       bar.stop()

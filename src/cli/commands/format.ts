@@ -39,15 +39,15 @@ const provenance = (record: Fact, otherSources = false): string[] =>
   provenanceLines(record, { otherSources }).map((line) => `  ${clean(line)}`)
 
 /** Kind, title, id and link: the first lines of every record shown. */
-const heading = (record: Fact): string[] => [`[${kindTag(record.kind)}] ${clean(record.title)}`, `  ${record.kind} · ${record.id}`, `  ${record.url}`]
+const heading = (record: Fact): string[] => [
+  `[${kindTag(record.kind)}] ${clean(record.title)}`,
+  `  ${record.kind} · ${record.id}`,
+  `  ${record.url}`,
+]
 
 /** A few lines per record, for search results. */
 export function formatSummary(record: Fact): string {
-  return [
-    ...heading(record),
-    ...provenance(record),
-    `  ${attribution(record)}`,
-  ].join('\n')
+  return [...heading(record), ...provenance(record), `  ${attribution(record)}`].join('\n')
 }
 
 /** Everything a reader needs from one record, for `get`. */

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest'
 import { fakeFact } from '../../../test/support/scripted-server.js'
 import type { SearchEnvelope } from '../../client/index.js'
-import { interpretationLines, noMatchLines, readInterpretation, searchCommand, shellWord, type Interpretation } from './interpretation.js'
+import {
+  interpretationLines,
+  noMatchLines,
+  readInterpretation,
+  searchCommand,
+  shellWord,
+  type Interpretation,
+} from './interpretation.js'
 import { formatSearchPage } from './search.js'
 
 const none: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
 const page = (total: number, interpretation?: Interpretation, results = [] as unknown[]) =>
-  ({ results, total, limit: 10, offset: 0, ...(interpretation && { interpretation }) }) as unknown as SearchEnvelope
+  ({
+    results,
+    total,
+    limit: 10,
+    offset: 0,
+    ...(interpretation && { interpretation }),
+  }) as unknown as SearchEnvelope
 
 describe('readInterpretation', () => {
   it('reads the object the service sends', () => {
@@ -15,7 +28,9 @@ describe('readInterpretation', () => {
   })
   it('ignores an envelope without one (an older service) or with a malformed one', () => {
     expect(readInterpretation(page(1))).toBeUndefined()
-    expect(readInterpretation({ ...page(1), interpretation: { ...none, relaxed: [{ q: 'x' }] } })).toBeUndefined()
+    expect(
+      readInterpretation({ ...page(1), interpretation: { ...none, relaxed: [{ q: 'x' }] } }),
+    ).toBeUndefined()
     expect(readInterpretation({ ...page(1), interpretation: 'words' })).toBeUndefined()
   })
 })
@@ -45,8 +60,12 @@ describe('interpretationLines', () => {
 describe('noMatchLines', () => {
   it('explains how words are matched (itself, a form, an alias; never a prefix) even without an interpretation', () => {
     const text = noMatchLines(undefined, {}).join('\n')
-    expect(text).toContain('A word counts when a record holds it, one of its forms (stationner,\nstationnement) or an alias (moto, motocyclette)')
-    expect(text).toContain('it is not matched as the\nstart of a longer word ("agglo" does not find "agglomération")')
+    expect(text).toContain(
+      'A word counts when a record holds it, one of its forms (stationner,\nstationnement) or an alias (moto, motocyclette)',
+    )
+    expect(text).toContain(
+      'it is not matched as the\nstart of a longer word ("agglo" does not find "agglomération")',
+    )
     expect(text).not.toContain('matched whole')
   })
   it('lists the relaxed queries as commands to run, with their totals and the filters given', () => {
@@ -72,7 +91,9 @@ describe('searchCommand and shellWord', () => {
     expect(shellWord('priorité')).toBe('priorité')
     expect(shellWord("l'alcool")).toBe(`'l'\\''alcool'`)
     expect(shellWord('$HOME')).toBe(`'$HOME'`)
-    expect(searchCommand('  feu   rouge ', { kind: undefined, region: 'france' })).toBe('reference-records search feu rouge --region france')
+    expect(searchCommand('  feu   rouge ', { kind: undefined, region: 'france' })).toBe(
+      'reference-records search feu rouge --region france',
+    )
   })
 })
 

@@ -38,7 +38,10 @@ export function readInterpretation(envelope: unknown): Interpretation | undefine
  */
 export function lackingWords(i: Interpretation | undefined): Map<string, string[]> {
   const missing: unknown = i?.missing
-  const ok = isList<{ id: string; words: string[] }>(missing, (m) => typeof m.id === 'string' && isStrings(m.words))
+  const ok = isList<{ id: string; words: string[] }>(
+    missing,
+    (m) => typeof m.id === 'string' && isStrings(m.words),
+  )
   return new Map(ok ? missing.map((m) => [m.id, m.words]) : [])
 }
 
@@ -78,7 +81,9 @@ export function interpretationLines(i: Interpretation): string[] {
   }
   const leftOut = isStrings(i.left_out) ? i.left_out : []
   if (leftOut.length > 0 && isStrings(i.matched) && i.matched.length > 0) {
-    lines.push(`No record has every word: the first hold ${i.matched.map(clean).join(', ')}, not ${leftOut.map(clean).join(', ')}; those after hold fewer`)
+    lines.push(
+      `No record has every word: the first hold ${i.matched.map(clean).join(', ')}, not ${leftOut.map(clean).join(', ')}; those after hold fewer`,
+    )
   }
   if (lines.length > 0 && i.words.length > 0) lines.unshift(`Searched for: ${i.words.map(clean).join(' ')}`)
   return lines

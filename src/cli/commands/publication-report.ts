@@ -47,7 +47,12 @@ export function formatSnapshots(snapshots: readonly SnapshotSummary[]): string {
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const render = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()
+    cells
+      .map((c, i) =>
+        i === 0 || i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!),
+      )
+      .join('  ')
+      .trimEnd()
   return [render(header), ...rows.map(render)].join('\n')
 }
 
@@ -61,6 +66,9 @@ export function describePublication(publication: Publication, pruned: readonly n
     `${what} (${publication.recordCount} records, checksum ${shortChecksum(publication.checksum)}) at ` +
       `${publication.publishedAt.toISOString()}, publication ${publication.publicationId}; replicas notified.`,
   ]
-  if (pruned.length > 0) lines.push(`Pruned the records of snapshot${pruned.length > 1 ? 's' : ''} ${pruned.join(', ')} (retention).`)
+  if (pruned.length > 0)
+    lines.push(
+      `Pruned the records of snapshot${pruned.length > 1 ? 's' : ''} ${pruned.join(', ')} (retention).`,
+    )
   return lines.join('\n')
 }

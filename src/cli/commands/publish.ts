@@ -5,10 +5,23 @@
 import { FileRecordSource } from '../../core/records/file-source.js'
 import { isEmptyDiff } from '../../core/records/postgres/diff.js'
 import { SCHEMA_VERSION, appliedVersion, migrate } from '../../core/records/postgres/migrations.js'
-import { DEFAULT_KEEP_SNAPSHOTS, hashesOf, planAgainstCurrent, prepareSnapshot, publishSnapshot } from '../../core/records/postgres/publisher.js'
+import {
+  DEFAULT_KEEP_SNAPSHOTS,
+  hashesOf,
+  planAgainstCurrent,
+  prepareSnapshot,
+  publishSnapshot,
+} from '../../core/records/postgres/publisher.js'
 import type { Fact } from '../../core/records/record.js'
 import { processIo, runClientCommand, write, type CliIo } from './common.js'
-import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP, databaseUrl, parseDatabaseCommand, parseNote, withDatabase } from './database.js'
+import {
+  DATABASE_EXIT_CODES_HELP,
+  DATABASE_HELP,
+  databaseUrl,
+  parseDatabaseCommand,
+  parseNote,
+  withDatabase,
+} from './database.js'
 import { UsageError } from './exit-codes.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
@@ -34,11 +47,16 @@ Example:
   reference-records publish records.ndjson --note "weekly update"
 `
 
-const OPTIONS = { 'dry-run': { type: 'boolean' }, note: { type: 'string' }, keep: { type: 'string' } } as const
+const OPTIONS = {
+  'dry-run': { type: 'boolean' },
+  note: { type: 'string' },
+  keep: { type: 'string' },
+} as const
 
 function parseKeep(value: string | undefined): number {
   if (value === undefined) return DEFAULT_KEEP_SNAPSHOTS
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new UsageError(`--keep must be a whole number of snapshots, at least 1, got "${value}"`)
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--keep must be a whole number of snapshots, at least 1, got "${value}"`)
   return Number(value)
 }
 
@@ -61,22 +79,36 @@ export async function runPublish(args: string[], io: CliIo = processIo()): Promi
     const note = parseNote(values.note)
     const url = databaseUrl(values['database-url'], io)
     const records = await readRecords(file)
-    if (records.length === 0) throw new Error(`${file} holds no records; an empty snapshot would empty every replica. Nothing was published.`)
+    if (records.length === 0)
+      throw new Error(
+        `${file} holds no records; an empty snapshot would empty every replica. Nothing was published.`,
+      )
     await write(io.stdout, `Checked ${file}: ${records.length} records, all valid.\n`)
     const snapshot = prepareSnapshot(records)
     await withDatabase(url, 'publish', async (client) => {
       if (values['dry-run']) {
         const version = await appliedVersion(client)
-        if (version < SCHEMA_VERSION) await write(io.stdout, `Database schema at version ${version}: publishing will upgrade it to ${SCHEMA_VERSION}.\n`)
+        if (version < SCHEMA_VERSION)
+          await write(
+            io.stdout,
+            `Database schema at version ${version}: publishing will upgrade it to ${SCHEMA_VERSION}.\n`,
+          )
       } else {
         const migrated = await migrate(client)
-        if (migrated.applied.length > 0) await write(io.stdout, `Database schema upgraded from version ${migrated.from} to ${migrated.to}.\n`)
+        if (migrated.applied.length > 0)
+          await write(
+            io.stdout,
+            `Database schema upgraded from version ${migrated.from} to ${migrated.to}.\n`,
+          )
       }
       const plan = await planAgainstCurrent(client, hashesOf(snapshot))
       await write(io.stdout, `${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
       if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
       if (plan.current !== undefined && isEmptyDiff(plan.diff)) {
-        return write(io.stdout, `Nothing to publish: snapshot ${plan.current.snapshotId} already has exactly these records.\n`)
+        return write(
+          io.stdout,
+          `Nothing to publish: snapshot ${plan.current.snapshotId} already has exactly these records.\n`,
+        )
       }
       const published = await publishSnapshot(client, snapshot, plan, { note, keep })
       await write(io.stdout, `${describePublication(published.publication, published.pruned)}\n`)

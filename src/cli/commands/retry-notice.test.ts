@@ -1,23 +1,40 @@
 import { describe, expect, it } from 'vitest'
-import { RateLimitError, RecordsConnectionError, UnavailableError, UnexpectedResponseError } from '../../client/index.js'
+import {
+  RateLimitError,
+  RecordsConnectionError,
+  UnavailableError,
+  UnexpectedResponseError,
+} from '../../client/index.js'
 import { formatRetry, formatWait } from './retry-notice.js'
 
 describe('formatRetry: every wait says why and how long', () => {
   it('a rate limit, with the service message and the wait it asked for', () => {
-    const error = new RateLimitError(429, 'rate_limited', 'Too many requests: at most 120 per 60 s per client', 58_000)
+    const error = new RateLimitError(
+      429,
+      'rate_limited',
+      'Too many requests: at most 120 per 60 s per client',
+      58_000,
+    )
     expect(formatRetry({ status: 429, error, attempt: 1, waitMs: 58_000 })).toBe(
       'rate limited (429): Too many requests: at most 120 per 60 s per client; retry 1 of 3 in 58 s',
     )
   })
   it('an unreachable service, with the cause', () => {
-    const cause = Object.assign(new TypeError('fetch failed'), { cause: new Error('connect ECONNREFUSED 127.0.0.1:8080') })
+    const cause = Object.assign(new TypeError('fetch failed'), {
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:8080'),
+    })
     const error = new RecordsConnectionError('http://127.0.0.1:8080/api/v1/?po_live=1', cause)
     expect(formatRetry({ status: 0, error, attempt: 2, waitMs: 750 })).toBe(
       'could not reach the service (fetch failed: connect ECONNREFUSED 127.0.0.1:8080); retry 2 of 3 in 0.8 s',
     )
   })
   it('an outage and a gateway error', () => {
-    const unavailable = new UnavailableError(503, 'unavailable', 'The server is shutting down; retry shortly', 1000)
+    const unavailable = new UnavailableError(
+      503,
+      'unavailable',
+      'The server is shutting down; retry shortly',
+      1000,
+    )
     expect(formatRetry({ status: 503, error: unavailable, attempt: 3, waitMs: 1000 })).toBe(
       'service unavailable (503): The server is shutting down; retry shortly; retry 3 of 3 in 1 s',
     )

@@ -8,7 +8,14 @@ import { appliedVersion } from '../../core/records/postgres/migrations.js'
 import { PublishingError, checkRollbackTarget, rollbackTo } from '../../core/records/postgres/publisher.js'
 import { currentPublication } from '../../core/records/postgres/snapshot-reader.js'
 import { processIo, runClientCommand, write, type CliIo } from './common.js'
-import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP, databaseUrl, parseDatabaseCommand, parseNote, withDatabase } from './database.js'
+import {
+  DATABASE_EXIT_CODES_HELP,
+  DATABASE_HELP,
+  databaseUrl,
+  parseDatabaseCommand,
+  parseNote,
+  withDatabase,
+} from './database.js'
 import { UsageError } from './exit-codes.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
@@ -30,25 +37,36 @@ Example:
 `
 
 function parseId(value: string | undefined): number {
-  if (value === undefined || !/^[1-9]\d{0,14}$/.test(value)) throw new UsageError(`expected a snapshot id (a whole number), got ${value === undefined ? 'none' : `"${value}"`}`)
+  if (value === undefined || !/^[1-9]\d{0,14}$/.test(value))
+    throw new UsageError(
+      `expected a snapshot id (a whole number), got ${value === undefined ? 'none' : `"${value}"`}`,
+    )
   return Number(value)
 }
 
 export async function runRollback(args: string[], io: CliIo = processIo()): Promise<number> {
   return runClientCommand('rollback', io, async () => {
-    const { values, positionals } = parseDatabaseCommand(args, { 'dry-run': { type: 'boolean' }, note: { type: 'string' } })
+    const { values, positionals } = parseDatabaseCommand(args, {
+      'dry-run': { type: 'boolean' },
+      note: { type: 'string' },
+    })
     if (values.help) return write(io.stdout, ROLLBACK_USAGE)
     if (positionals.length > 1) throw new UsageError(`expected one snapshot id, got ${positionals.length}`)
     const id = parseId(positionals[0])
     const note = parseNote(values.note)
     const url = databaseUrl(values['database-url'], io)
     await withDatabase(url, 'rollback', async (client) => {
-      if ((await appliedVersion(client)) === 0) throw new PublishingError('nothing was ever published to this database')
+      if ((await appliedVersion(client)) === 0)
+        throw new PublishingError('nothing was ever published to this database')
       const current = await currentPublication(client)
       await checkRollbackTarget(client, id, current)
-      const before = current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
+      const before =
+        current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
       const plan = { current, diff: diffSnapshots(before, await snapshotHashes(client, id)) }
-      await write(io.stdout, `${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`)
+      await write(
+        io.stdout,
+        `${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`,
+      )
       if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
       await write(io.stdout, `${describePublication(await rollbackTo(client, id, plan, { note }))}\n`)
     })

@@ -73,7 +73,9 @@ export function searchQueryFromArgs(
     const problems = parsed.error.issues.map((i) => {
       const name = String(i.path[0])
       // The words are not echoed (they may be long); an option's bad value is, so the user sees what was read.
-      return name === 'q' ? `words ${i.message}` : `--${name} ${JSON.stringify(raw[name as keyof typeof raw])}: ${i.message}`
+      return name === 'q'
+        ? `words ${i.message}`
+        : `--${name} ${JSON.stringify(raw[name as keyof typeof raw])}: ${i.message}`
     })
     throw new UsageError(problems.join('; '))
   }
@@ -89,7 +91,11 @@ export function formatSearchPage(page: SearchEnvelope, query: SearchQuery): stri
   const notes = interpretation === undefined ? [] : interpretationLines(interpretation)
   const top = [heading, ...notes.map((line) => `  ${line}`)].join('\n')
   if (page.total === 0 && query.q !== undefined) {
-    return [top, noMatchLines(interpretation, { kind: query.kind, region: query.region }).join('\n')].join('\n\n') + '\n'
+    return (
+      [top, noMatchLines(interpretation, { kind: query.kind, region: query.region }).join('\n')].join(
+        '\n\n',
+      ) + '\n'
+    )
   }
   const lacking = lackingWords(interpretation)
   const entry = (record: SearchEnvelope['results'][number]) => {

@@ -1,7 +1,13 @@
 /** `reference-records snapshots`: the recent snapshots, which one is current, which were pruned. */
 import { listSnapshots } from '../../core/records/postgres/history.js'
 import { processIo, runClientCommand, write, type CliIo } from './common.js'
-import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP, databaseUrl, parseDatabaseCommand, withDatabase } from './database.js'
+import {
+  DATABASE_EXIT_CODES_HELP,
+  DATABASE_HELP,
+  databaseUrl,
+  parseDatabaseCommand,
+  withDatabase,
+} from './database.js'
 import { UsageError } from './exit-codes.js'
 import { formatSnapshots } from './publication-report.js'
 
@@ -21,18 +27,25 @@ ${DATABASE_EXIT_CODES_HELP}
 
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 20
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`)
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+    throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`)
   return Number(value)
 }
 
 export async function runSnapshots(args: string[], io: CliIo = processIo()): Promise<number> {
   return runClientCommand('snapshots', io, async () => {
-    const { values, positionals } = parseDatabaseCommand(args, { limit: { type: 'string' }, json: { type: 'boolean' } })
+    const { values, positionals } = parseDatabaseCommand(args, {
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+    })
     if (values.help) return write(io.stdout, SNAPSHOTS_USAGE)
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     const limit = parseLimit(values.limit)
     const url = databaseUrl(values['database-url'], io)
     const snapshots = await withDatabase(url, 'snapshots', (client) => listSnapshots(client, limit))
-    await write(io.stdout, values.json ? `${JSON.stringify(snapshots, null, 2)}\n` : `${formatSnapshots(snapshots)}\n`)
+    await write(
+      io.stdout,
+      values.json ? `${JSON.stringify(snapshots, null, 2)}\n` : `${formatSnapshots(snapshots)}\n`,
+    )
   })
 }

@@ -53,11 +53,14 @@ export class Catalogues {
 export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
   const base = options.publicBaseUrl ?? ''
   const api = `${base}${API_PREFIX}`
-  const mcp = options.mcpPath === undefined ? {} : {
-    mcp: `${base}${options.mcpPath}`,
-    server_json: `${base}${DISCOVERY_PATHS.serverJson}`,
-    server_card: `${base}${DISCOVERY_PATHS.serverCard}`,
-  }
+  const mcp =
+    options.mcpPath === undefined
+      ? {}
+      : {
+          mcp: `${base}${options.mcpPath}`,
+          server_json: `${base}${DISCOVERY_PATHS.serverJson}`,
+          server_card: `${base}${DISCOVERY_PATHS.serverCard}`,
+        }
   return {
     self: `${api}/`,
     search: `${api}/facts`,

@@ -17,12 +17,22 @@ export function validateQuery<S extends z.ZodObject>(schema: S, pairs: Parameter
   const unknown = [...pairs.keys()].filter((name) => !allowed.includes(name))
   if (unknown.length > 0) {
     const names = unknown.map(quote).join(', ')
-    const what = allowed.length === 1 ? `the only parameter allowed here is ${allowed[0]}` : `allowed: ${allowed.join(', ')}`
-    throw new ApiError('invalid_parameter', `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}; ${what}`)
+    const what =
+      allowed.length === 1
+        ? `the only parameter allowed here is ${allowed[0]}`
+        : `allowed: ${allowed.join(', ')}`
+    throw new ApiError(
+      'invalid_parameter',
+      `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}; ${what}`,
+    )
   }
   const input: Record<string, string> = {}
   for (const [name, values] of pairs) {
-    if (values.length > 1) throw new ApiError('invalid_parameter', `Query parameter "${name}" is given ${values.length} times; give it at most once`)
+    if (values.length > 1)
+      throw new ApiError(
+        'invalid_parameter',
+        `Query parameter "${name}" is given ${values.length} times; give it at most once`,
+      )
     input[name] = values[0]!
   }
   return parseWith(schema, input, 'Query parameter')
@@ -33,10 +43,17 @@ export function validatePath<S extends z.ZodObject>(schema: S, params: Record<st
   return parseWith(schema, params, 'Path parameter')
 }
 
-function parseWith<S extends z.ZodObject>(schema: S, input: Record<string, string>, where: string): z.infer<S> {
+function parseWith<S extends z.ZodObject>(
+  schema: S,
+  input: Record<string, string>,
+  where: string,
+): z.infer<S> {
   const result = schema.safeParse(input)
   if (result.success) return result.data
   const issue = result.error.issues[0]!
   const name = String(issue.path[0] ?? '?')
-  throw new ApiError('invalid_parameter', `${where} "${name}" ${issue.message} (got ${quote(input[name] ?? '')})`)
+  throw new ApiError(
+    'invalid_parameter',
+    `${where} "${name}" ${issue.message} (got ${quote(input[name] ?? '')})`,
+  )
 }

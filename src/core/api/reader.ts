@@ -33,7 +33,9 @@ export const NOT_READY_RETRY_AFTER_SECONDS = 5
 export function currentSnapshot(records: LiveRecords): RecordIndex {
   const index = records.current
   if (index === undefined) {
-    throw new ApiError('unavailable', 'No records are loaded yet; retry shortly', { retryAfterSeconds: NOT_READY_RETRY_AFTER_SECONDS })
+    throw new ApiError('unavailable', 'No records are loaded yet; retry shortly', {
+      retryAfterSeconds: NOT_READY_RETRY_AFTER_SECONDS,
+    })
   }
   return index
 }

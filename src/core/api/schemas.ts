@@ -15,27 +15,48 @@ export const LIMITS = { maxLimit: 50, defaultLimit: 10, maxOffset: 10_000, maxQu
 
 export const SearchInterpretationSchema = component(
   z.strictObject({
-    words: z.array(z.string()).describe('The words the search required, as typed (after correction), in query order. A phrase with aliases counts as one.'),
-    ignored: z.array(z.string()).describe('Words of the query that were not required: stop words and question words.'),
+    words: z
+      .array(z.string())
+      .describe(
+        'The words the search required, as typed (after correction), in query order. A phrase with aliases counts as one.',
+      ),
+    ignored: z
+      .array(z.string())
+      .describe('Words of the query that were not required: stop words and question words.'),
     corrected: z
       .array(z.strictObject({ from: z.string(), to: z.string() }))
-      .describe('Words that matched nothing in the index, replaced by the closest indexed word (or two words run together).'),
+      .describe(
+        'Words that matched nothing in the index, replaced by the closest indexed word (or two words run together).',
+      ),
     expanded: z
       .array(z.strictObject({ word: z.string(), with: z.array(z.string()) }))
-      .describe('Words that also matched other forms of the word or its aliases, with those forms and aliases (only words that did).'),
+      .describe(
+        'Words that also matched other forms of the word or its aliases, with those forms and aliases (only words that did).',
+      ),
     relaxed: z
       .array(z.strictObject({ without: z.string(), q: z.string(), total: z.int().positive() }))
       .max(5)
-      .describe('Only when total is 0: queries that would match, each the query minus one word, with their totals, most specific (fewest matches) first; empty when none would.'),
+      .describe(
+        'Only when total is 0: queries that would match, each the query minus one word, with their totals, most specific (fewest matches) first; empty when none would.',
+      ),
     matched: z
       .array(z.string())
       .optional()
-      .describe('Only with match=best: the required words that the best-matched records hold (all of words when some record holds them all; empty when no record holds any). total counts the records holding all of these.'),
-    left_out: z.array(z.string()).optional().describe('Only with match=best: the required words that the best-matched records do not hold (words minus matched).'),
+      .describe(
+        'Only with match=best: the required words that the best-matched records hold (all of words when some record holds them all; empty when no record holds any). total counts the records holding all of these.',
+      ),
+    left_out: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Only with match=best: the required words that the best-matched records do not hold (words minus matched).',
+      ),
     missing: z
       .array(z.strictObject({ id: z.string(), words: z.array(z.string()).min(1) }))
       .optional()
-      .describe('Only with match=best: each result of this page that lacks some required words, with the words it lacks. A result not listed holds every required word.'),
+      .describe(
+        'Only with match=best: each result of this page that lacks some required words, with the words it lacks. A result not listed holds every required word.',
+      ),
   }),
   { id: 'SearchInterpretation', description: 'How q was read: present whenever q is given.' },
 )
@@ -71,7 +92,12 @@ export const CatalogueSchema = component(
     version: z.literal(API_VERSION),
     records: z.strictObject({
       total: z.int().nonnegative(),
-      by_kind: z.strictObject(Object.fromEntries(KINDS.map((k) => [k, z.int().nonnegative()])) as Record<(typeof KINDS)[number], z.ZodInt>),
+      by_kind: z.strictObject(
+        Object.fromEntries(KINDS.map((k) => [k, z.int().nonnegative()])) as Record<
+          (typeof KINDS)[number],
+          z.ZodInt
+        >,
+      ),
     }),
     updated_at: z.iso.datetime({ offset: true }).describe('When the served snapshot was published.'),
     links: z.strictObject({
@@ -79,15 +105,32 @@ export const CatalogueSchema = component(
       search: link,
       record: link.describe('URI template of one record: replace {id}.'),
       openapi: link,
-      download: link.optional().describe('Every record of the served snapshot in one NDJSON response (gzip when accepted), when offered.'),
+      download: link
+        .optional()
+        .describe(
+          'Every record of the served snapshot in one NDJSON response (gzip when accepted), when offered.',
+        ),
       mcp: link.optional().describe('The MCP (tool-protocol) endpoint, when mounted.'),
-      server_json: link.optional().describe("The MCP endpoint's entry for the MCP Registry (server.json), when the endpoint is mounted."),
-      server_card: link.optional().describe("The MCP endpoint's Server Card (SEP-2127), when the endpoint is mounted."),
+      server_json: link
+        .optional()
+        .describe(
+          "The MCP endpoint's entry for the MCP Registry (server.json), when the endpoint is mounted.",
+        ),
+      server_card: link
+        .optional()
+        .describe("The MCP endpoint's Server Card (SEP-2127), when the endpoint is mounted."),
       docs: link,
-      llms: link.optional().describe('llms.txt: what the service offers, for language models and the agents that read them (Markdown).'),
+      llms: link
+        .optional()
+        .describe(
+          'llms.txt: what the service offers, for language models and the agents that read them (Markdown).',
+        ),
     }),
     limits: z.strictObject({
-      requests_per_minute: z.int().nonnegative().describe('Per client, shared with the MCP server; 0 means no quota.'),
+      requests_per_minute: z
+        .int()
+        .nonnegative()
+        .describe('Per client, shared with the MCP server; 0 means no quota.'),
       max_limit: z.int(),
       max_offset: z.int(),
       max_q_length: z.int(),
@@ -102,7 +145,9 @@ export type Catalogue = z.infer<typeof CatalogueSchema>
 const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v)
 const intParam = (min: number, max: number, fallback: number, description: string) => {
   const error = `must be an integer from ${min} to ${max}`
-  return z.preprocess(digitsToNumber, z.int({ error }).min(min, { error }).max(max, { error }).default(fallback)).meta({ description })
+  return z
+    .preprocess(digitsToNumber, z.int({ error }).min(min, { error }).max(max, { error }).default(fallback))
+    .meta({ description })
 }
 
 export const PoLiveSchema = z
@@ -139,15 +184,21 @@ export function matchParam(fallback: (typeof MATCH_MODES)[number]) {
 export const SearchParamsSchema = z.strictObject({
   q: z
     .string()
-    .refine((q) => [...q].length <= LIMITS.maxQueryLength, { error: `must be at most ${LIMITS.maxQueryLength} characters` })
+    .refine((q) => [...q].length <= LIMITS.maxQueryLength, {
+      error: `must be at most ${LIMITS.maxQueryLength} characters`,
+    })
     .refine((q) => !/\p{Cc}/u.test(q), { error: 'must not contain control characters' })
     .optional()
     .describe(
       'Words to find in title, text, description or references. Accents and case are ignored; question and stop words are ignored; every other word must be present, as itself, another of its forms or an alias; a word found nowhere is corrected. The answer says how q was read (interpretation).',
     )
     .meta({ maxLength: LIMITS.maxQueryLength }),
-  region: enumParam(['france'], 'must be france').optional().describe('Only records whose regions hold France.'),
-  kind: enumParam(KINDS, `must be one of ${KINDS.join(', ')}`).optional().describe('Only records of this kind.'),
+  region: enumParam(['france'], 'must be france')
+    .optional()
+    .describe('Only records whose regions hold France.'),
+  kind: enumParam(KINDS, `must be one of ${KINDS.join(', ')}`)
+    .optional()
+    .describe('Only records of this kind.'),
   match: matchParam('all'),
   limit: intParam(1, LIMITS.maxLimit, LIMITS.defaultLimit, 'Page size.'),
   offset: intParam(0, LIMITS.maxOffset, 0, 'Records to skip; page with offset and limit.'),

@@ -52,7 +52,8 @@ export function searchEnvelopeBytes(answer: SearchAnswer): Buffer {
     parts.push(answer.results[i]!.bytes)
   }
   let tail = `],"total":${answer.total},"limit":${answer.limit},"offset":${answer.offset}`
-  if (answer.interpretation !== undefined) tail += `,"interpretation":${JSON.stringify(answer.interpretation)}`
+  if (answer.interpretation !== undefined)
+    tail += `,"interpretation":${JSON.stringify(answer.interpretation)}`
   parts.push(Buffer.from(`${tail}}`))
   return Buffer.concat(parts)
 }

@@ -18,10 +18,17 @@ export type QuotaSettings = {
 }
 
 /** The quota, or undefined when disabled. The caller owns it: `quota.close()` releases Redis. */
-export async function createQuota(settings: QuotaSettings, events: FailoverEvents & { log: Log }): Promise<Quota | undefined> {
+export async function createQuota(
+  settings: QuotaSettings,
+  events: FailoverEvents & { log: Log },
+): Promise<Quota | undefined> {
   if (settings.perMinute === 0) return undefined
   if (settings.redisUrl === undefined) return new Quota(new MemoryRateLimitStore(), settings.perMinute)
   const redis = await connectRedis(settings.redisUrl, settings.redisTimeoutMs, events.log)
-  const store = new FailoverRateLimitStore(new RedisRateLimitStore(redis, { keyPrefix: settings.redisKeyPrefix }), new MemoryRateLimitStore(), events)
+  const store = new FailoverRateLimitStore(
+    new RedisRateLimitStore(redis, { keyPrefix: settings.redisKeyPrefix }),
+    new MemoryRateLimitStore(),
+    events,
+  )
   return new Quota(store, settings.perMinute)
 }

@@ -41,7 +41,10 @@ function setup() {
   const memory = new MemoryRateLimitStore({ now: () => clock.now })
   const events: string[] = []
   const store = new FailoverRateLimitStore(shared, memory, {
-    log: { warn: (fields, message) => events.push(`warn ${message} ${JSON.stringify(fields)}`), info: (_fields, message) => events.push(`info ${message}`) },
+    log: {
+      warn: (fields, message) => events.push(`warn ${message} ${JSON.stringify(fields)}`),
+      info: (_fields, message) => events.push(`info ${message}`),
+    },
     onDegraded: () => events.push('degraded'),
     onRecovered: () => events.push('recovered'),
   })
@@ -59,7 +62,11 @@ describe('FailoverRateLimitStore', () => {
     expect(await store.take('a', 42)).toEqual({ allowed: false, remaining: 0, resetSeconds: 17 })
     expect(shared.calls).toEqual(['a', 'a'])
     expect(memory.size).toBe(0)
-    expect({ kind: store.kind, degraded: store.degraded, events }).toEqual({ kind: 'redis', degraded: false, events: [] })
+    expect({ kind: store.kind, degraded: store.degraded, events }).toEqual({
+      kind: 'redis',
+      degraded: false,
+      events: [],
+    })
   })
 
   it('counts in memory when a call fails (a timeout), reporting the switch once however many fail', async () => {
@@ -71,7 +78,10 @@ describe('FailoverRateLimitStore', () => {
     expect(await store.take('a', 2)).toEqual({ allowed: false, remaining: 0, resetSeconds: 60 })
     expect(shared.calls).toEqual(['a', 'a', 'a']) // a timeout does not mean the connection is down: each request tries
     expect(events).toEqual(['degraded', `warn ${DEGRADED} {"reason":"Command timed out"}`])
-    expect({ kind: store.kind, degraded: store.degraded }).toEqual({ kind: 'memory (redis unavailable)', degraded: true })
+    expect({ kind: store.kind, degraded: store.degraded }).toEqual({
+      kind: 'memory (redis unavailable)',
+      degraded: true,
+    })
   })
 
   it('does not send a request to a connection known to be down, and answers at once from memory', () => {
@@ -101,7 +111,12 @@ describe('FailoverRateLimitStore', () => {
     await store.take('a', 5)
     shared.answer = { allowed: true, remaining: 3, resetSeconds: 12 }
     expect(await store.take('a', 5)).toEqual({ allowed: true, remaining: 3, resetSeconds: 12 })
-    expect(events).toEqual(['degraded', `warn ${DEGRADED} {"reason":"Command timed out"}`, 'recovered', `info ${RECOVERED}`])
+    expect(events).toEqual([
+      'degraded',
+      `warn ${DEGRADED} {"reason":"Command timed out"}`,
+      'recovered',
+      `info ${RECOVERED}`,
+    ])
     // A ready event while already recovered reports nothing more.
     shared.connection('ready')
     expect(events).toHaveLength(4)
@@ -115,15 +130,20 @@ describe('FailoverRateLimitStore', () => {
       shared.connection('ready')
       await store.take('a', 100)
     }
-    expect(events.filter((e) => e === 'degraded' || e === 'recovered')).toEqual(['degraded', 'recovered', 'degraded', 'recovered'])
+    expect(events.filter((e) => e === 'degraded' || e === 'recovered')).toEqual([
+      'degraded',
+      'recovered',
+      'degraded',
+      'recovered',
+    ])
   })
 
   it('refuses stores of different windows, and closes both', async () => {
     const shared = new ScriptedSharedStore()
     const log = { warn: () => undefined, info: () => undefined }
-    expect(() => new FailoverRateLimitStore(shared, new MemoryRateLimitStore({ windowMs: 30_000 }), { log })).toThrow(
-      'quota: the Redis and memory stores must share one window',
-    )
+    expect(
+      () => new FailoverRateLimitStore(shared, new MemoryRateLimitStore({ windowMs: 30_000 }), { log }),
+    ).toThrow('quota: the Redis and memory stores must share one window')
     const memory = new MemoryRateLimitStore()
     memory.take('a', 1)
     const store = new FailoverRateLimitStore(shared, memory, { log })

@@ -32,7 +32,8 @@ export class FailoverRateLimitStore implements RateLimitStore {
     private readonly fallback: RateLimitStore,
     private readonly events: FailoverEvents,
   ) {
-    if (primary.windowMs !== fallback.windowMs) throw new Error('quota: the Redis and memory stores must share one window')
+    if (primary.windowMs !== fallback.windowMs)
+      throw new Error('quota: the Redis and memory stores must share one window')
     this.windowMs = primary.windowMs
     primary.redis.on('ready', () => this.#recover())
   }
@@ -67,7 +68,10 @@ export class FailoverRateLimitStore implements RateLimitStore {
     if (this.#degraded) return
     this.#degraded = true
     this.events.onDegraded?.()
-    this.events.log.warn({ reason }, 'quota store unavailable: counting requests in this process until Redis is back')
+    this.events.log.warn(
+      { reason },
+      'quota store unavailable: counting requests in this process until Redis is back',
+    )
   }
 
   #recover(): void {

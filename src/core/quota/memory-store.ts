@@ -112,7 +112,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
       return { allowed: false, remaining: 0, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
     }
     log.push(now)
-    return { allowed: true, remaining: limit - log.size, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
+    return {
+      allowed: true,
+      remaining: limit - log.size,
+      resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs),
+    }
   }
 
   /** Forgets clients with nothing left in the window. Idle clients sit at the head of the Map. */

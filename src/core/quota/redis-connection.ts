@@ -3,7 +3,11 @@ import type { Redis } from 'ioredis'
 import type { Log } from '../log.js'
 
 /** A Redis client that never makes a request wait: no offline queue, short command timeout, endless reconnects. */
-export async function connectRedis(url: string, commandTimeoutMs: number, log: Pick<Log, 'warn'>): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  commandTimeoutMs: number,
+  log: Pick<Log, 'warn'>,
+): Promise<Redis> {
   const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     enableOfflineQueue: false,

@@ -41,7 +41,14 @@ return {taken, before, tonumber(oldest) or now, now}
 
 type TakeReply = [number, number, number, number]
 type RedisWithTake = Redis & {
-  rateLimitTake(key: string, limit: number, windowMs: number, member: string, wanted: number, now: string): Promise<TakeReply>
+  rateLimitTake(
+    key: string,
+    limit: number,
+    windowMs: number,
+    member: string,
+    wanted: number,
+    now: string,
+  ): Promise<TakeReply>
 }
 /** Most places one call takes; also keeps the script's ZADD arguments well under Lua's unpack limit. */
 const MAX_BATCH = 256
@@ -101,7 +108,11 @@ export class RedisRateLimitStore implements RateLimitStore {
         ([taken, before, oldest, at]) => {
           const resetSeconds = secondsUntilExpiry(oldest, at, this.windowMs)
           batch.waiters.forEach((w, i) =>
-            w.resolve(i < taken ? { allowed: true, remaining: batch.limit - (before + i + 1), resetSeconds } : { allowed: false, remaining: 0, resetSeconds }),
+            w.resolve(
+              i < taken
+                ? { allowed: true, remaining: batch.limit - (before + i + 1), resetSeconds }
+                : { allowed: false, remaining: 0, resetSeconds },
+            ),
           )
         },
         (err: unknown) => batch.waiters.forEach((w) => w.reject(err)),

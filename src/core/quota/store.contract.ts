@@ -8,7 +8,10 @@ import type { RateLimitStore } from './store.js'
 const LIMIT = 120
 
 /** `make(clock)` returns a fresh, isolated store reading time from `clock.now`. */
-export function describeRateLimitStore(name: string, make: (clock: { now: number }) => Promise<RateLimitStore>) {
+export function describeRateLimitStore(
+  name: string,
+  make: (clock: { now: number }) => Promise<RateLimitStore>,
+) {
   describe(`${name} RateLimitStore`, () => {
     const setup = async () => {
       const clock = { now: 1_000_000 }
@@ -58,7 +61,11 @@ export function describeRateLimitStore(name: string, make: (clock: { now: number
         const started = clock.now
         // The whole budget within 952 ms (what a fast client does): every answer says a full minute.
         for (let i = 0; i < LIMIT; i++) {
-          expect(await take(), `request ${i + 1}`).toEqual({ allowed: true, remaining: LIMIT - 1 - i, resetSeconds: 60 })
+          expect(await take(), `request ${i + 1}`).toEqual({
+            allowed: true,
+            remaining: LIMIT - 1 - i,
+            resetSeconds: 60,
+          })
           clock.now += 8
         }
         clock.now = started + 999

@@ -4,7 +4,8 @@
  */
 import type { Fact } from './record.js'
 
-export const attributionLine = (record: Pick<Fact, 'title' | 'url'>): string => `Source : ${record.title} — ${record.url}`
+export const attributionLine = (record: Pick<Fact, 'title' | 'url'>): string =>
+  `Source : ${record.title} — ${record.url}`
 
 /** The same line as a template, for the catalogue's reuse conditions. */
 export const ATTRIBUTION_TEMPLATE = attributionLine({ title: '<record title>', url: '<record url>' })

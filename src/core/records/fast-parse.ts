@@ -128,7 +128,8 @@ const JUDGED_HOSTS = 4096
 
 /** Per ASCII unit: 1 host (letter, digit, dot, hyphen), 2 other URL unit (RFC 3986's reserved characters and `%`). */
 const URL_UNITS = new Uint8Array(128)
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-') URL_UNITS[c.charCodeAt(0)] = 1
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-')
+  URL_UNITS[c.charCodeAt(0)] = 1
 for (const c of "_~!$&'()*+,;=:@/?#%[]") URL_UNITS[c.charCodeAt(0)] = 2
 const isPathStart = (u: number) => u === 0x2f /* / */ || u === 0x3f /* ? */ || u === 0x23 /* # */
 
@@ -166,7 +167,10 @@ function kindTest(kind: NonNullable<ReturnType<typeof jsonKindOf>>, input: strin
 const literal = (key: string) => JSON.stringify(key)
 const hasChecks = (def: Def) => def.coerce === true || (def.checks?.length ?? 0) > 0
 /** A schema's checks in the order zod runs them: a format (z.url(), z.int()) is a check of its own, first. */
-const checksOf = (schema: Schema): Schema[] => (schema._zod.traits.has('$ZodCheck') ? [schema, ...(schema._zod.def.checks ?? [])] : (schema._zod.def.checks ?? []))
+const checksOf = (schema: Schema): Schema[] =>
+  schema._zod.traits.has('$ZodCheck')
+    ? [schema, ...(schema._zod.def.checks ?? [])]
+    : (schema._zod.def.checks ?? [])
 
 class Compiler {
   /** The functions compiled so far, one per object schema, the root's last; `#lines` is the one being written. */
@@ -223,7 +227,8 @@ class Compiler {
         return input
       case 'enum': {
         const values = Object.values(def.entries ?? {})
-        if (!values.every((v) => typeof v === 'string')) return this.#fail(path, 'an enum of other values than strings')
+        if (!values.every((v) => typeof v === 'string'))
+          return this.#fail(path, 'an enum of other values than strings')
         if (hasChecks(def)) return this.#fail(path, 'checks on an enum')
         this.emit(`if (!${this.constant(new Set(values))}.has(${input})) return U`)
         this.emit(`length += ${input}.length + 2`)
@@ -276,7 +281,13 @@ class Compiler {
           if (c.format === 'url') {
             // Only zod's non-normalising http(s) URL, whose output is its input once trimmed and stripped
             // of tabs and line breaks: isPlainHttpUrl accepts none of those, so the output is the input.
-            if (c.normalize === true || c.protocol?.source !== '^https?$' || c.protocol.flags !== '' || c.hostname === undefined) return this.#fail(path, 'a URL format other than http(s) with a hostname pattern')
+            if (
+              c.normalize === true ||
+              c.protocol?.source !== '^https?$' ||
+              c.protocol.flags !== '' ||
+              c.hostname === undefined
+            )
+              return this.#fail(path, 'a URL format other than http(s) with a hostname pattern')
             this.emit(`if (!isPlainHttpUrl(${out}, ${this.constant(c.hostname)})) return U`)
           } else if (['regex', 'date', 'datetime'].includes(c.format ?? '') && c.pattern instanceof RegExp) {
             const pattern = this.constant(c.pattern)
@@ -302,9 +313,12 @@ class Compiler {
     else this.emit(`measureNumber(${input}, ${member})`)
     for (const check of checksOf(schema)) {
       const c = check._zod.def
-      if (c.check === 'number_format' && c.format === 'safeint') this.emit(`if (!Number.isSafeInteger(${input})) return U`)
-      else if (c.check === 'greater_than' && typeof c.value === 'number') this.emit(`if (!(${input} ${c.inclusive ? '>=' : '>'} ${c.value})) return U`)
-      else if (c.check === 'less_than' && typeof c.value === 'number') this.emit(`if (!(${input} ${c.inclusive ? '<=' : '<'} ${c.value})) return U`)
+      if (c.check === 'number_format' && c.format === 'safeint')
+        this.emit(`if (!Number.isSafeInteger(${input})) return U`)
+      else if (c.check === 'greater_than' && typeof c.value === 'number')
+        this.emit(`if (!(${input} ${c.inclusive ? '>=' : '>'} ${c.value})) return U`)
+      else if (c.check === 'less_than' && typeof c.value === 'number')
+        this.emit(`if (!(${input} ${c.inclusive ? '<=' : '<'} ${c.value})) return U`)
       else return this.#fail(path, `the number check "${c.check}" (${c.format ?? ''})`)
     }
     return input
@@ -348,9 +362,11 @@ class Compiler {
   #objectBody(def: Def, input: string, path: string): string {
     const shape = def.shape ?? {}
     const keys = Object.keys(shape)
-    if (Object.getOwnPropertySymbols(shape).length > 0 || keys.includes('__proto__')) return this.#fail(path, 'a symbol or __proto__ key')
+    if (Object.getOwnPropertySymbols(shape).length > 0 || keys.includes('__proto__'))
+      return this.#fail(path, 'a symbol or __proto__ key')
     const catchall = def.catchall?._zod.def.type
-    if (catchall !== undefined && catchall !== 'never' && catchall !== 'unknown') return this.#fail(path, `a catchall of ${catchall}`)
+    if (catchall !== undefined && catchall !== 'never' && catchall !== 'unknown')
+      return this.#fail(path, `a catchall of ${catchall}`)
     this.emit(`if (!${kindTest('object', input)}) return U`)
     const out = this.variable()
     this.emit(`const ${out} = {}`)
@@ -363,10 +379,16 @@ class Compiler {
       this.emit(`const ${value} = ${input}[${literal(key)}]`)
       const optional = field._zod.def.type === 'optional'
       // Absent, or present as undefined (zod would then write undefined): both left to zod but an absent optional key.
-      if (optional) this.emit(`if (${value} === undefined) { if (${literal(key)} in ${input}) return U } else {`)
+      if (optional)
+        this.emit(`if (${value} === undefined) { if (${literal(key)} in ${input}) return U } else {`)
       else this.emit(`if (${value} === undefined) return U`)
       const inner = optional ? field._zod.def.innerType! : field
-      const result = this.value(inner, value, path === '' ? key : `${path}.${key}`, literal(`${literal(key)}:`))
+      const result = this.value(
+        inner,
+        value,
+        path === '' ? key : `${path}.${key}`,
+        literal(`${literal(key)}:`),
+      )
       this.emit(`${out}[${literal(key)}] = ${result}`)
       this.emit(`length += ${key.length + 4}; ${present}++`) // unescaped, as the strings are
       if (optional) this.emit('}')
@@ -406,7 +428,9 @@ class Compiler {
     }
     if (hasChecks(def)) return this.#fail(path, 'checks on a record')
     // zod asks for a plain object (its prototype Object's): JSON objects are.
-    this.emit(`if (typeof ${input} !== 'object' || ${input} === null || Object.getPrototypeOf(${input}) !== Object.prototype) return U`)
+    this.emit(
+      `if (typeof ${input} !== 'object' || ${input} === null || Object.getPrototypeOf(${input}) !== Object.prototype) return U`,
+    )
     const out = this.variable()
     const key = this.variable()
     const value = this.variable()
@@ -431,7 +455,8 @@ class Compiler {
   #union(def: Def, input: string, path: string, member: string | undefined): string {
     const options = def.options ?? []
     const kinds = options.map(jsonKindOf)
-    if (kinds.some((k) => k === undefined) || new Set(kinds).size !== kinds.length) return this.#fail(path, 'a union of options of one JSON kind')
+    if (kinds.some((k) => k === undefined) || new Set(kinds).size !== kinds.length)
+      return this.#fail(path, 'a union of options of one JSON kind')
     if (hasChecks(def)) return this.#fail(path, 'checks on a union')
     const out = this.variable()
     this.emit(`let ${out}`)
@@ -494,7 +519,11 @@ function parseMeasured(input) {
 return { parse, parseMeasured }`
   let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'parseMeasured'>
   try {
-    compiled = new Function('c', 'U', 'isPlainHttpUrl', body)(compiler.constants, UNSURE, isPlainHttpUrl) as typeof compiled
+    compiled = new Function('c', 'U', 'isPlainHttpUrl', body)(
+      compiler.constants,
+      UNSURE,
+      isPlainHttpUrl,
+    ) as typeof compiled
   } catch (err) {
     if (!(err instanceof EvalError)) throw err
     compiled = { parse: () => UNSURE, parseMeasured: () => UNSURE }

@@ -13,7 +13,9 @@ import { LiveRecords } from '../snapshots/live-records.js'
 import { FileRecordSource, type Poller } from './file-source.js'
 import type { Fact } from './record.js'
 
-const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
 const dir = mkdtempSync(join(tmpdir(), 'records-stable-'))
 const ndjson = (records: Fact[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('')
 
@@ -52,7 +54,9 @@ describe('FileRecordSource stability', () => {
     await poll() // unchanged since the previous poll: stable
     await follower.settled()
     expect(served).toEqual([fixture.length])
-    expect(records.current!.listed(0, records.current!.size).every((e) => e.record.title.endsWith(' (2)'))).toBe(true)
+    expect(
+      records.current!.listed(0, records.current!.size).every((e) => e.record.title.endsWith(' (2)')),
+    ).toBe(true)
     await follower.stop()
   })
 

@@ -9,7 +9,16 @@ import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-
 import { forEachLine } from './ndjson-lines.js'
 import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
-import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type RecordText, type SourceSpec } from './source.js'
+import {
+  SourceUnavailableError,
+  collectRecords,
+  type ReadInfo,
+  type RecordBatch,
+  type RecordConsumer,
+  type RecordSource,
+  type RecordText,
+  type SourceSpec,
+} from './source.js'
 
 /**
  * The largest JSON document (an array, or `{"records": [...]}`) read whole: V8 cannot hold a string
@@ -59,7 +68,9 @@ export class FileRecordSource implements RecordSource {
 
   /** A description of this source a worker thread can open it from. */
   spec(): SourceSpec {
-    return this.#range === undefined ? { type: 'file', path: this.path } : { type: 'file', path: this.path, range: this.#range }
+    return this.#range === undefined
+      ? { type: 'file', path: this.path }
+      : { type: 'file', path: this.path, range: this.#range }
   }
 
   /**
@@ -72,7 +83,9 @@ export class FileRecordSource implements RecordSource {
     try {
       if (!(await this.isNdjson())) return undefined
       const ranges = await splitLines(this.path, (await stat(this.path)).size, parts, minPartBytes)
-      return ranges.length < 2 ? undefined : ranges.map((range) => FileRecordSource.part(this.path, range).spec())
+      return ranges.length < 2
+        ? undefined
+        : ranges.map((range) => FileRecordSource.part(this.path, range).spec())
     } catch {
       return undefined // a file that cannot be read is read whole, and `read` says why it cannot
     }
@@ -113,7 +126,10 @@ export class FileRecordSource implements RecordSource {
       }
       const after = await stat(this.path)
       // Written to while we read it: what we read may be half of each version. The next stable poll reloads it.
-      if (versionOf(after) !== this.#loadedVersion) throw new SourceUnavailableError(`records: ${this.origin}: the file changed while it was read; nothing loaded`)
+      if (versionOf(after) !== this.#loadedVersion)
+        throw new SourceUnavailableError(
+          `records: ${this.origin}: the file changed while it was read; nothing loaded`,
+        )
       return { publishedAt: publishedAt ?? after.mtime.toISOString(), version: this.#loadedVersion }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
@@ -201,4 +217,3 @@ export class FileRecordSource implements RecordSource {
 const mebibytes = (bytes: number) => +(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 3 : 0)
 
 const versionOf = (s: { mtimeMs: number; size: number }) => `${s.mtimeMs}:${s.size}`
-

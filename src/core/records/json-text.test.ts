@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CorpusGenerator } from '../../../scripts/corpus/generate.js'
-import { canonical, expectRewritesJudgedRightly, judged } from '../../../test/support/properties/json-rewrites.js'
+import {
+  canonical,
+  expectRewritesJudgedRightly,
+  judged,
+} from '../../../test/support/properties/json-rewrites.js'
 import { temporaryFiles } from '../../../test/support/temporary-files.js'
 import { ETAG_LENGTH } from '../search/snapshot-data.js'
 import { loadInProcess } from '../snapshots/load-snapshot.js'
@@ -11,12 +15,17 @@ import { canonicalBytes, isCanonicalJson } from './json-text.js'
 import { FactSchema, type Fact } from './record.js'
 import { RecordValidator } from './validate.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 const generated = [...new CorpusGenerator({ sample, seed: 'json-text' }).records(1_000)]
 
 describe('isCanonicalJson', () => {
   it('recognises the canonical JSON of every valid record', () => {
-    for (const record of [...sample, ...generated]) expect([record.id, judged(JSON.stringify(record))]).toEqual([record.id, true])
+    for (const record of [...sample, ...generated])
+      expect([record.id, judged(JSON.stringify(record))]).toEqual([record.id, true])
   })
 
   it('judges each record by its own measure, whatever the validator checked after it', () => {
@@ -26,16 +35,25 @@ describe('isCanonicalJson', () => {
     const first = validator.check(JSON.parse(lesson), 'line 1')!
     const second = validator.check(JSON.parse(offer), 'line 2')!
     expect(first.measure!.numberKeys).not.toEqual(second.measure!.numberKeys)
-    expect([isCanonicalJson(lesson, first.measure), isCanonicalJson(offer, second.measure)]).toEqual([true, true])
+    expect([isCanonicalJson(lesson, first.measure), isCanonicalJson(offer, second.measure)]).toEqual([
+      true,
+      true,
+    ])
     expect(isCanonicalJson(lesson, second.measure)).toBe(false)
   })
 
   it('refuses a number spelled otherwise than JSON.stringify spells it, even where lengths compensate', () => {
-    const lesson = generated.find((r) => r.chapter !== undefined && r.chapter.number >= 1 && r.chapter.number <= 9)!
+    const lesson = generated.find(
+      (r) => r.chapter !== undefined && r.chapter.number >= 1 && r.chapter.number <= 9,
+    )!
     const json = JSON.stringify(lesson)
     expect(judged(json)).toBe(true)
     const member = `"number":${lesson.chapter!.number}`
-    for (const spelling of [`${lesson.chapter!.number}.0`, `${lesson.chapter!.number}e0`, `${lesson.chapter!.number}E0`]) {
+    for (const spelling of [
+      `${lesson.chapter!.number}.0`,
+      `${lesson.chapter!.number}e0`,
+      `${lesson.chapter!.number}E0`,
+    ]) {
       const text = json.replace(member, `"number":${spelling}`)
       expect(JSON.parse(text)).toEqual(JSON.parse(json))
       expect([spelling, judged(text)]).toEqual([spelling, false])
@@ -58,12 +76,17 @@ describe('isCanonicalJson', () => {
     expect(json).not.toBe(canonical(json)) // "10" comes first in the record as parsed
     expect(json.length).toBe(canonical(json).length)
     expect(judged(json)).toBe(false)
-    const address = JSON.stringify({ ...offer, organization_data: { address: { street: 'rue', '2': 'bis' } } })
+    const address = JSON.stringify({
+      ...offer,
+      organization_data: { address: { street: 'rue', '2': 'bis' } },
+    })
     expect(judged(address)).toBe(false)
   })
 
   it('refuses texts that parse to the same record but are written otherwise', () => {
-    const record = generated.find((r) => r.text.includes('é') && r.sources.length > 0 && !r.chapter && !r.offer_data)!
+    const record = generated.find(
+      (r) => r.text.includes('é') && r.sources.length > 0 && !r.chapter && !r.offer_data,
+    )!
     const json = JSON.stringify(record)
     expect(judged(json)).toBe(true)
     const variants = {
@@ -74,7 +97,10 @@ describe('isCanonicalJson', () => {
       'an escaped solidus': json.replace('https:/', 'https:\\/'),
       'keys in another order': JSON.stringify(Object.fromEntries(Object.entries(record).reverse())),
       'a duplicate key': json.replace('{"id":', `{"title":"x","id":`),
-      'a duplicate key whose first value holds escapes': json.replace('{"id":', `{"text":"a\\n\\"b\\"","id":`),
+      'a duplicate key whose first value holds escapes': json.replace(
+        '{"id":',
+        `{"text":"a\\n\\"b\\"","id":`,
+      ),
       'a string zod trims': json.replace(`"title":"`, `"title":" `),
     }
     for (const [name, text] of Object.entries(variants)) {
@@ -119,13 +145,19 @@ describe('a snapshot built from NDJSON', () => {
         case 4: {
           // invalid UTF-8 in a string: decoded to U+FFFD, served as its UTF-8
           const at = json.indexOf('"title":"') + '"title":"'.length
-          return Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from(json.slice(at))])
+          return Buffer.concat([
+            Buffer.from(json.slice(0, at)),
+            Buffer.from([0xf0, 0x9f, 0x98]),
+            Buffer.from(json.slice(at)),
+          ])
         }
         default:
           return Buffer.from(json) // canonical, kept as read
       }
     })
-    const path = files.write(Buffer.concat([Buffer.from('\uFEFF'), ...lines.flatMap((line) => [line, Buffer.from('\n')])]))
+    const path = files.write(
+      Buffer.concat([Buffer.from('\uFEFF'), ...lines.flatMap((line) => [line, Buffer.from('\n')])]),
+    )
     const index = await loadInProcess(new FileRecordSource(path))
     const source = new FileRecordSource(path)
     const parsed: unknown[] = []
@@ -136,7 +168,9 @@ describe('a snapshot built from NDJSON', () => {
       const served = index.get(record.id)!
       const json = JSON.stringify(record)
       expect(served.bytes.toString('utf8')).toBe(json)
-      expect(served.etag).toBe(`"${createHash('sha256').update(json).digest('base64url').slice(0, ETAG_LENGTH)}"`)
+      expect(served.etag).toBe(
+        `"${createHash('sha256').update(json).digest('base64url').slice(0, ETAG_LENGTH)}"`,
+      )
     }
   })
 })

@@ -11,7 +11,10 @@ const { write } = temporaryFiles('ndjson-lines-', 'ndjson')
 /** The lines readline gives for the same bytes: what the reader replaced, and must agree with. */
 async function readlineLines(path: string, range?: ByteRange): Promise<string[]> {
   if (range !== undefined && range.start === range.end) return []
-  const stream = createReadStream(path, range === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', start: range.start, end: range.end - 1 })
+  const stream = createReadStream(
+    path,
+    range === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', start: range.start, end: range.end - 1 },
+  )
   const lines: string[] = []
   for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) lines.push(line)
   return lines
@@ -23,7 +26,20 @@ async function lines(path: string, range: ByteRange | undefined, chunkBytes: num
   return out
 }
 
-const PIECES = ['{"id":1}', 'é', 'priorité à droite', '€', '𝄞', ' ', '\n', '\r\n', '\r', '\r\r\n', '\n\n', 'x'.repeat(40)]
+const PIECES = [
+  '{"id":1}',
+  'é',
+  'priorité à droite',
+  '€',
+  '𝄞',
+  ' ',
+  '\n',
+  '\r\n',
+  '\r',
+  '\r\r\n',
+  '\n\n',
+  'x'.repeat(40),
+]
 
 describe('forEachLine splits lines as readline does', () => {
   it.each([
@@ -44,14 +60,29 @@ describe('forEachLine splits lines as readline does', () => {
   it('random contents, whole and in byte ranges of whole lines, with reads cutting lines, breaks and characters', async () => {
     for (let seed = 1; seed <= 60; seed++) {
       const { next } = createRng(sfc32(hashSeed(`ndjson-lines ${seed}`)))
-      const content = Buffer.from(Array.from({ length: 1 + Math.floor(next() * 80) }, () => PIECES[Math.floor(next() * PIECES.length)]).join(''))
+      const content = Buffer.from(
+        Array.from(
+          { length: 1 + Math.floor(next() * 80) },
+          () => PIECES[Math.floor(next() * PIECES.length)],
+        ).join(''),
+      )
       const path = write(content)
-      for (const chunk of [1, 5, 16, 64]) expect(await lines(path, undefined, chunk), `seed ${seed}, chunk ${chunk}`).toEqual(await readlineLines(path))
+      for (const chunk of [1, 5, 16, 64])
+        expect(await lines(path, undefined, chunk), `seed ${seed}, chunk ${chunk}`).toEqual(
+          await readlineLines(path),
+        )
       // Whole lines, as ndjson-parts.ts cuts them: a range starts and ends just past a "\n", or at the file's ends.
-      const cuts = [0, ...Array.from(content).flatMap((byte, i) => (byte === 0x0a ? [i + 1] : [])), content.length]
+      const cuts = [
+        0,
+        ...Array.from(content).flatMap((byte, i) => (byte === 0x0a ? [i + 1] : [])),
+        content.length,
+      ]
       const [a, b] = [cuts[Math.floor(next() * cuts.length)]!, cuts[Math.floor(next() * cuts.length)]!]
       const range = { start: Math.min(a, b), end: Math.max(a, b) }
-      for (const chunk of [1, 3, 64]) expect(await lines(path, range, chunk), `seed ${seed}, range ${range.start}-${range.end}`).toEqual(await readlineLines(path, range))
+      for (const chunk of [1, 3, 64])
+        expect(await lines(path, range, chunk), `seed ${seed}, range ${range.start}-${range.end}`).toEqual(
+          await readlineLines(path, range),
+        )
     }
   })
 

@@ -23,7 +23,12 @@ const CHUNK_BYTES = 1 << 20
 export type LineConsumer = (line: string, bytes: Buffer, start: number, end: number) => void
 
 /** Calls `onLine` with each line of `path` (within `range`), without its line break; throws what `onLine` throws. */
-export async function forEachLine(path: string, range: ByteRange | undefined, onLine: LineConsumer, chunkBytes = CHUNK_BYTES): Promise<void> {
+export async function forEachLine(
+  path: string,
+  range: ByteRange | undefined,
+  onLine: LineConsumer,
+  chunkBytes = CHUNK_BYTES,
+): Promise<void> {
   const end = range?.end ?? Infinity
   let position = range?.start ?? 0
   let buffer: Buffer = Buffer.allocUnsafe(chunkBytes)
@@ -32,7 +37,12 @@ export async function forEachLine(path: string, range: ByteRange | undefined, on
   try {
     for (;;) {
       if (filled === buffer.length) buffer = grown(buffer, filled) // a line longer than the buffer
-      const { bytesRead } = await file.read(buffer, filled, Math.min(buffer.length - filled, end - position), position)
+      const { bytesRead } = await file.read(
+        buffer,
+        filled,
+        Math.min(buffer.length - filled, end - position),
+        position,
+      )
       position += bytesRead
       filled += bytesRead
       const last = bytesRead === 0 || position >= end

@@ -6,11 +6,15 @@ import { FileRecordSource } from './file-source.js'
 import { lineBreaksBefore, splitLines } from './ndjson-parts.js'
 import type { Fact } from './record.js'
 
-const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
 const { write } = temporaryFiles('ndjson-parts-', 'ndjson')
 
 /** Every (record, where) a source reads. */
-async function readAll(source: { read: FileRecordSource['read'] }): Promise<{ value: unknown; where: string }[]> {
+async function readAll(source: {
+  read: FileRecordSource['read']
+}): Promise<{ value: unknown; where: string }[]> {
   const read: { value: unknown; where: string }[] = []
   await source.read((value, where) => read.push({ value, where }))
   return read
@@ -62,30 +66,40 @@ describe('FileRecordSource read in parts', () => {
   const variants: [string, string][] = [
     ['LF with a BOM and blank lines', `\uFEFF${fixture.map((r) => JSON.stringify(r)).join('\n\n')}\n`],
     ['CRLF, no final line break', fixture.map((r) => JSON.stringify(r)).join('\r\n')],
-    ['accented text (multi-byte characters at the cuts)', fixture.map((r) => JSON.stringify({ ...r, title: `Éé ${r.title} àç` })).join('\n')],
+    [
+      'accented text (multi-byte characters at the cuts)',
+      fixture.map((r) => JSON.stringify({ ...r, title: `Éé ${r.title} àç` })).join('\n'),
+    ],
   ]
-  it.each(variants)('%s: the parts read the records of a whole read, numbered the same', async (_name, content) => {
-    const path = write(content)
-    const whole = await readAll(new FileRecordSource(path))
-    for (const parts of [2, 3, 7]) {
-      const specs = (await new FileRecordSource(path).split(parts, 1))!
-      expect(specs.length).toBeGreaterThan(1)
-      const read = []
-      for (const spec of specs) read.push(...(await readAll(await openSource(spec))))
-      expect(read).toEqual(whole)
-    }
-  })
+  it.each(variants)(
+    '%s: the parts read the records of a whole read, numbered the same',
+    async (_name, content) => {
+      const path = write(content)
+      const whole = await readAll(new FileRecordSource(path))
+      for (const parts of [2, 3, 7]) {
+        const specs = (await new FileRecordSource(path).split(parts, 1))!
+        expect(specs.length).toBeGreaterThan(1)
+        const read = []
+        for (const spec of specs) read.push(...(await readAll(await openSource(spec))))
+        expect(read).toEqual(whole)
+      }
+    },
+  )
 
   it('names a bad line of a later part by its line in the file', async () => {
     const lines = fixture.map((r) => JSON.stringify(r))
     lines[lines.length - 2] = '{"id": oops}'
     const path = write(lines.join('\n'))
     const specs = (await new FileRecordSource(path).split(2, 1))!
-    await expect(readAll(await openSource(specs.at(-1)!))).rejects.toThrow(new RegExp(`line ${lines.length - 1}, column 8: not valid JSON`))
+    await expect(readAll(await openSource(specs.at(-1)!))).rejects.toThrow(
+      new RegExp(`line ${lines.length - 1}, column 8: not valid JSON`),
+    )
   })
 
   it('is not offered for a JSON document, nor for one thread', async () => {
     expect(await new FileRecordSource(write(JSON.stringify(fixture))).split(4, 1)).toBeUndefined()
-    expect(await new FileRecordSource(write(fixture.map((r) => JSON.stringify(r)).join('\n'))).split(1, 1)).toBeUndefined()
+    expect(
+      await new FileRecordSource(write(fixture.map((r) => JSON.stringify(r)).join('\n'))).split(1, 1),
+    ).toBeUndefined()
   })
 })

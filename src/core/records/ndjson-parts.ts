@@ -17,7 +17,12 @@ const LF = 0x0a
 const CR = 0x0d
 
 /** Up to `parts` ranges of whole lines covering the file's `size` bytes; one range when it is too small to share. */
-export async function splitLines(path: string, size: number, parts: number, minPartBytes = MIN_PART_BYTES): Promise<ByteRange[]> {
+export async function splitLines(
+  path: string,
+  size: number,
+  parts: number,
+  minPartBytes = MIN_PART_BYTES,
+): Promise<ByteRange[]> {
   const count = Math.max(1, Math.min(parts, Math.floor(size / Math.max(1, minPartBytes))))
   const file = await open(path)
   try {
@@ -36,7 +41,7 @@ export async function splitLines(path: string, size: number, parts: number, minP
 /** The first line start at or after `from`: just past the next "\n" (a cut inside "\r\n" would split one line break in two). */
 async function lineStartFrom(file: FileHandle, from: number, size: number): Promise<number> {
   const buffer = Buffer.alloc(64 * 1024)
-  for (let at = Math.max(0, from - 1); at < size; ) {
+  for (let at = Math.max(0, from - 1); at < size;) {
     const { bytesRead } = await file.read({ buffer, position: at })
     if (bytesRead === 0) break
     const lf = buffer.subarray(0, bytesRead).indexOf(LF)
@@ -53,7 +58,7 @@ export async function lineBreaksBefore(path: string, end: number, chunkBytes = C
     const buffer = Buffer.alloc(chunkBytes)
     let breaks = 0
     let pendingCr = false // a "\r" ended the previous chunk: one break, whatever follows
-    for (let at = 0; at < end; ) {
+    for (let at = 0; at < end;) {
       const { bytesRead } = await file.read({ buffer, position: at, length: Math.min(chunkBytes, end - at) })
       if (bytesRead === 0) break
       const bytes = buffer.subarray(0, bytesRead)

@@ -9,10 +9,22 @@
 import pg from 'pg'
 import type { Log } from '../log.js'
 import { clientConfig, describeDatabase } from './postgres/connection.js'
-import { DEFAULT_WATCHER_TIMING, PublicationWatcher, type WatcherTiming } from './postgres/publication-watcher.js'
+import {
+  DEFAULT_WATCHER_TIMING,
+  PublicationWatcher,
+  type WatcherTiming,
+} from './postgres/publication-watcher.js'
 import { readCurrentSnapshot, type Publication, type ReadSnapshot } from './postgres/snapshot-reader.js'
 import { isUndefinedTable } from './postgres/tables.js'
-import { SourceUnavailableError, collectRecords, type ReadInfo, type RecordBatch, type RecordConsumer, type RecordSource, type SourceSpec } from './source.js'
+import {
+  SourceUnavailableError,
+  collectRecords,
+  type ReadInfo,
+  type RecordBatch,
+  type RecordConsumer,
+  type RecordSource,
+  type SourceSpec,
+} from './source.js'
 
 export type PostgresSourceOptions = {
   log: Log
@@ -78,7 +90,13 @@ export class PostgresRecordSource implements RecordSource {
   }
 
   spec(): SourceSpec {
-    return { type: 'postgres', url: this.#url, applicationName: this.#applicationName, batchRows: this.#batchRows, readStepTimeoutMs: this.#readStepTimeoutMs }
+    return {
+      type: 'postgres',
+      url: this.#url,
+      applicationName: this.#applicationName,
+      batchRows: this.#batchRows,
+      readStepTimeoutMs: this.#readStepTimeoutMs,
+    }
   }
 
   noteRead(info: ReadInfo): void {
@@ -103,10 +121,14 @@ export class PostgresRecordSource implements RecordSource {
     const { publication } = read
     this.#attempted = publication.publicationId
     if (read.count !== publication.recordCount) {
-      throw new Error(`records: ${origin}: ${read.count} records read, ${publication.recordCount} published; nothing loaded`)
+      throw new Error(
+        `records: ${origin}: ${read.count} records read, ${publication.recordCount} published; nothing loaded`,
+      )
     }
     if (read.checksum !== publication.checksum) {
-      throw new Error(`records: ${origin}: checksum ${read.checksum.slice(0, 12)}… of the records read differs from the published ${publication.checksum.slice(0, 12)}…; nothing loaded`)
+      throw new Error(
+        `records: ${origin}: checksum ${read.checksum.slice(0, 12)}… of the records read differs from the published ${publication.checksum.slice(0, 12)}…; nothing loaded`,
+      )
     }
     return {
       publishedAt: publication.publishedAt.toISOString(),
@@ -117,12 +139,18 @@ export class PostgresRecordSource implements RecordSource {
   }
 
   /** Streams the current snapshot; any database failure is "unavailable", to be retried at the next signal. */
-  async #read(onPublication: (publication: Publication) => void, consume: RecordConsumer): Promise<ReadSnapshot> {
+  async #read(
+    onPublication: (publication: Publication) => void,
+    consume: RecordConsumer,
+  ): Promise<ReadSnapshot> {
     let client: pg.PoolClient
     try {
       client = await this.#pool.connect()
     } catch (err) {
-      throw new SourceUnavailableError(`records: ${this.origin}: cannot connect (${(err as Error).message})`, { cause: err })
+      throw new SourceUnavailableError(
+        `records: ${this.origin}: cannot connect (${(err as Error).message})`,
+        { cause: err },
+      )
     }
     let failure: Error | undefined
     try {
@@ -138,13 +166,20 @@ export class PostgresRecordSource implements RecordSource {
         },
         consume,
       )
-      if (read === undefined) throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet`)
+      if (read === undefined)
+        throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet`)
       return read
     } catch (err) {
       failure = err as Error
       if (err instanceof SourceUnavailableError) throw err
-      if (isUndefinedTable(err)) throw new SourceUnavailableError(`records: ${this.origin}: nothing published yet (no snapshot tables)`)
-      throw new SourceUnavailableError(`records: ${this.origin}: cannot read the current snapshot (${failure.message})`, { cause: err })
+      if (isUndefinedTable(err))
+        throw new SourceUnavailableError(
+          `records: ${this.origin}: nothing published yet (no snapshot tables)`,
+        )
+      throw new SourceUnavailableError(
+        `records: ${this.origin}: cannot read the current snapshot (${failure.message})`,
+        { cause: err },
+      )
     } finally {
       this.#reading = undefined
       // A connection that failed mid-read is destroyed rather than reused.
@@ -155,7 +190,10 @@ export class PostgresRecordSource implements RecordSource {
   #withDeadline<T>(step: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.#readStepTimeoutMs} ms`)), this.#readStepTimeoutMs)
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#readStepTimeoutMs} ms`)),
+        this.#readStepTimeoutMs,
+      )
     })
     return Promise.race([step, deadline]).finally(() => clearTimeout(timer))
   }

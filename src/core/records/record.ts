@@ -11,7 +11,17 @@ import { z } from 'zod'
 import { component } from '../components.js'
 
 /** The nine kinds, in the spec's order; this order is also the order of an unfiltered listing. */
-export const KINDS = ['fact', 'expertise', 'organization', 'offer', 'person', 'article', 'lesson', 'page', 'tool'] as const
+export const KINDS = [
+  'fact',
+  'expertise',
+  'organization',
+  'offer',
+  'person',
+  'article',
+  'lesson',
+  'page',
+  'tool',
+] as const
 export type Kind = (typeof KINDS)[number]
 export const KindSchema = component(z.enum(KINDS), { id: 'Kind', description: 'Kind of record.' })
 
@@ -31,7 +41,12 @@ export const ID_PREFIX_BY_KIND: Readonly<Record<Kind, string>> = {
 }
 
 export const RecordIdSchema = component(
-  z.string().regex(ID_PATTERN, 'must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits'),
+  z
+    .string()
+    .regex(
+      ID_PATTERN,
+      'must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits',
+    ),
   { id: 'RecordId', example: 'fait-3f2a9c1d4e5b6a70' },
 )
 
@@ -61,9 +76,14 @@ export const VideoSchema = component(
     duration: z.string().optional(),
     duration_seconds: z.int().nonnegative().optional(),
     upload_date: z.string().optional(),
-    chapters: z.array(strict({ start_seconds: z.int().nonnegative(), title: z.string(), url: httpUrl() })).optional(),
+    chapters: z
+      .array(strict({ start_seconds: z.int().nonnegative(), title: z.string(), url: httpUrl() }))
+      .optional(),
   }),
-  { id: 'Video', description: 'Video displayed on a lesson, with its structured-data values; no transcript.' },
+  {
+    id: 'Video',
+    description: 'Video displayed on a lesson, with its structured-data values; no transcript.',
+  },
 )
 
 export const ChapterSchema = component(strict({ number: z.int().nonnegative(), title: nonEmpty() }), {
@@ -87,14 +107,20 @@ export const OrganizationDataSchema = component(
   { id: 'OrganizationData' },
 )
 
-export const PersonDataSchema = component(z.looseObject({ job_title: z.string().optional(), affiliation: z.string().optional() }), {
-  id: 'PersonData',
-})
+export const PersonDataSchema = component(
+  z.looseObject({ job_title: z.string().optional(), affiliation: z.string().optional() }),
+  {
+    id: 'PersonData',
+  },
+)
 
 export const OfferDataSchema = component(
   z.looseObject({
     price: z.union([z.number().nonnegative(), z.string()]).optional(),
-    price_currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').optional(),
+    price_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
+      .optional(),
     valid_from: z.iso.date().optional(),
     valid_through: z.iso.date().optional(),
   }),
@@ -113,12 +139,21 @@ export const RecordFieldsSchema = strict({
   text: z.string(),
   description: z.string().optional(),
   url: httpUrl().describe('Link to the original page of the record.'),
-  regions: z.array(nonEmpty()).describe("Territory declared in the record. Official rules and lessons carry 'France'."),
+  regions: z
+    .array(nonEmpty())
+    .describe("Territory declared in the record. Official rules and lessons carry 'France'."),
   verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
   effective_from: z.iso.date().optional(),
-  modified_at: z.iso.datetime({ offset: true }).optional().describe('RFC 3339 date-time; not a verification.'),
+  modified_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('RFC 3339 date-time; not a verification.'),
   evidence_kind: z.enum(['product', 'method', 'declaration', 'analysis']).optional(),
-  verification_scope: z.string().max(500).optional().describe('Scope of the verification; only with verified_at.'),
+  verification_scope: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('Scope of the verification; only with verified_at.'),
   bibliography: z.array(nonEmpty()).optional(),
   chapter: ChapterSchema.optional(),
   image: httpUrl().optional(),
@@ -131,12 +166,20 @@ export const RecordFieldsSchema = strict({
 })
 
 /** The problems of a record whose fields are each valid, with the rules that span fields; none when it is valid. */
-export function recordRuleIssues(record: z.output<typeof RecordFieldsSchema>): { path: [string]; message: string }[] {
+export function recordRuleIssues(
+  record: z.output<typeof RecordFieldsSchema>,
+): { path: [string]; message: string }[] {
   const issues: { path: [string]; message: string }[] = []
   const prefix = ID_PREFIX_BY_KIND[record.kind]
   // `page-` is a suffix of nothing else, but `fait-` is a suffix of `expertise-fait-`: compare exactly.
-  const actual = record.id.startsWith('expertise-fait-') ? 'expertise-fait-' : record.id.slice(0, record.id.indexOf('-') + 1)
-  if (actual !== prefix) issues.push({ path: ['id'], message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"` })
+  const actual = record.id.startsWith('expertise-fait-')
+    ? 'expertise-fait-'
+    : record.id.slice(0, record.id.indexOf('-') + 1)
+  if (actual !== prefix)
+    issues.push({
+      path: ['id'],
+      message: `a record of kind "${record.kind}" must have an id starting with "${prefix}"`,
+    })
   if (record.verification_scope !== undefined && record.verified_at === undefined) {
     issues.push({ path: ['verification_scope'], message: 'is only allowed together with verified_at' })
   }

@@ -31,7 +31,9 @@ describe('ageInWords', () => {
 
 describe('statusPhrase', () => {
   it('says what the record is and how old its verification is', () => {
-    expect(statusPhrase({ kind: 'fact', verified_at: '2026-07-15' }, NOW)).toBe('règle officielle, vérifiée il y a 4 mois sur le texte officiel')
+    expect(statusPhrase({ kind: 'fact', verified_at: '2026-07-15' }, NOW)).toBe(
+      'règle officielle, vérifiée il y a 4 mois sur le texte officiel',
+    )
     expect(statusPhrase({ kind: 'fact' }, NOW)).toBe('règle officielle, date de vérification non documentée')
     expect(statusPhrase({ kind: 'lesson' }, NOW)).toBe('leçon (explication), pas une règle officielle')
     expect(statusPhrase({ kind: 'offer' }, NOW)).toBe('offre commerciale, pas une règle officielle')
@@ -40,5 +42,7 @@ describe('statusPhrase', () => {
 
 it('says nothing of verification for an explanation without a date, even one citing official texts', () => {
   expect(statusPhrase({ kind: 'lesson' }, NOW)).toBe('leçon (explication), pas une règle officielle')
-  expect(statusPhrase({ kind: 'lesson', verified_at: '2026-11-20' }, NOW)).toBe('leçon (explication), pas une règle officielle, vérifiée il y a 8 jours sur le texte officiel')
+  expect(statusPhrase({ kind: 'lesson', verified_at: '2026-11-20' }, NOW)).toBe(
+    'leçon (explication), pas une règle officielle, vérifiée il y a 8 jours sur le texte officiel',
+  )
 })

@@ -23,7 +23,8 @@ export const STATUS_OF_KIND: Readonly<Record<Kind, RecordStatus>> = {
 }
 
 /** The status of a record; a kind this build does not know (from a newer server) explains, never rules. */
-export const statusOf = (record: Pick<Fact, 'kind'>): RecordStatus => STATUS_OF_KIND[record.kind] ?? 'explanation'
+export const statusOf = (record: Pick<Fact, 'kind'>): RecordStatus =>
+  STATUS_OF_KIND[record.kind] ?? 'explanation'
 
 /** How each kind is named in a status phrase. */
 const KIND_PHRASES: Readonly<Record<Kind, string>> = {
@@ -66,7 +67,8 @@ export function ageInWords(isoDate: string, now: Date): string {
  */
 export function statusPhrase(record: Pick<Fact, 'kind' | 'verified_at'>, now: Date): string {
   const kind = KIND_PHRASES[record.kind] ?? record.kind
-  if (record.verified_at !== undefined) return `${kind}, vérifiée ${ageInWords(record.verified_at, now)} sur le texte officiel`
+  if (record.verified_at !== undefined)
+    return `${kind}, vérifiée ${ageInWords(record.verified_at, now)} sur le texte officiel`
   // An explanation that cites official texts is not itself checked against them: only a rule lacks a date.
   return record.kind === 'fact' ? `${kind}, date de vérification non documentée` : kind
 }

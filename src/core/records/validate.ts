@@ -32,7 +32,8 @@ function fastCheckRecord(value: unknown): Measured<Fact> | undefined {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.length > 0 ? `field "${issue.path.join('.')}"` : 'record'
-  if (issue.code === 'unrecognized_keys') return `${field}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  if (issue.code === 'unrecognized_keys')
+    return `${field}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
   return `${field}: ${issue.message}`
 }
 
@@ -83,15 +84,19 @@ export class RecordValidator {
 
   /** Adds the problems of records read after this validator's own (another part of the same source). */
   absorb(later: ValidationProblems): void {
-    for (const problem of later.reported) if (this.#problems.length < MAX_REPORTED_PROBLEMS) this.#problems.push(problem)
+    for (const problem of later.reported)
+      if (this.#problems.length < MAX_REPORTED_PROBLEMS) this.#problems.push(problem)
     this.#count += later.count
   }
 
   /** Throws every problem noted, naming `origin` (the source's, or what exactly was read). */
   finish(origin = this.origin): void {
     if (this.#count === 0) return
-    const more = this.#count > this.#problems.length ? `\n  … and ${this.#count - this.#problems.length} more` : ''
-    throw new Error(`records: ${origin}: ${this.#count} problem(s), nothing loaded\n  ${this.#problems.join('\n  ')}${more}`)
+    const more =
+      this.#count > this.#problems.length ? `\n  … and ${this.#count - this.#problems.length} more` : ''
+    throw new Error(
+      `records: ${origin}: ${this.#count} problem(s), nothing loaded\n  ${this.#problems.join('\n  ')}${more}`,
+    )
   }
 
   #note(problem: string): void {
@@ -100,7 +105,8 @@ export class RecordValidator {
   }
 }
 
-const idOf = (value: unknown) => (typeof (value as { id?: unknown })?.id === 'string' ? ` (id "${(value as { id: string }).id}")` : '')
+const idOf = (value: unknown) =>
+  typeof (value as { id?: unknown })?.id === 'string' ? ` (id "${(value as { id: string }).id}")` : ''
 
 /** The valid records of a set gathered in memory (small sets: publishing, tools, tests), ids checked unique. */
 export class ValidRecords {

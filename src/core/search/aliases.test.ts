@@ -10,19 +10,29 @@ const words = (q: string) => tokenize(q)
 describe('the alias file (data/search/aliases.json)', () => {
   it('is versioned, and every entry says why it is there', () => {
     expect(file.version).toBeGreaterThanOrEqual(1)
-    for (const entry of file.aliases) expect(entry.reason.length, JSON.stringify(entry)).toBeGreaterThanOrEqual(10)
+    for (const entry of file.aliases)
+      expect(entry.reason.length, JSON.stringify(entry)).toBeGreaterThanOrEqual(10)
   })
   it('names every phrase once per entry', () => {
     for (const entry of file.aliases) {
       const phrases = 'same' in entry ? entry.same : [...entry.when, ...entry.also]
-      expect(new Set(phrases.map((p) => tokenize(p).join(' '))).size, JSON.stringify(entry)).toBe(phrases.length)
+      expect(new Set(phrases.map((p) => tokenize(p).join(' '))).size, JSON.stringify(entry)).toBe(
+        phrases.length,
+      )
     }
   })
   it('refuses an entry without a reason, or a phrase without a significant word', () => {
-    expect(() => AliasFileSchema.parse({ version: 1, about: '', aliases: [{ kind: 'synonym', same: ['a', 'b'] }] })).toThrow(/reason/)
-    expect(() => new AliasTable({ version: 1, about: '', aliases: [{ kind: 'synonym', same: ['moto', 'de la'], reason: 'a reason here' }] })).toThrow(
-      'aliases: "de la" has no significant word',
-    )
+    expect(() =>
+      AliasFileSchema.parse({ version: 1, about: '', aliases: [{ kind: 'synonym', same: ['a', 'b'] }] }),
+    ).toThrow(/reason/)
+    expect(
+      () =>
+        new AliasTable({
+          version: 1,
+          about: '',
+          aliases: [{ kind: 'synonym', same: ['moto', 'de la'], reason: 'a reason here' }],
+        }),
+    ).toThrow('aliases: "de la" has no significant word')
   })
 })
 

@@ -13,7 +13,10 @@ import { isIgnorable } from './stop-words.js'
 import { tokenize } from './tokenize.js'
 
 const phrases = z.array(z.string().min(1)).min(1)
-const common = { kind: z.enum(['abbreviation', 'everyday', 'synonym', 'spelling', 'old-name', 'sms', 'english']), reason: z.string().min(10) }
+const common = {
+  kind: z.enum(['abbreviation', 'everyday', 'synonym', 'spelling', 'old-name', 'sms', 'english']),
+  reason: z.string().min(10),
+}
 export const AliasFileSchema = z.strictObject({
   version: z.int().positive(),
   about: z.string(),
@@ -40,7 +43,10 @@ export class AliasTable {
   constructor(file: AliasFile) {
     this.version = file.version
     for (const entry of file.aliases) {
-      const pairs = 'same' in entry ? entry.same.map((p) => [p, entry.same.filter((q) => q !== p)] as const) : entry.when.map((p) => [p, entry.also] as const)
+      const pairs =
+        'same' in entry
+          ? entry.same.map((p) => [p, entry.same.filter((q) => q !== p)] as const)
+          : entry.when.map((p) => [p, entry.also] as const)
       for (const [from, to] of pairs) this.#add(toPhrase(from), to.map(toPhrase))
     }
     for (const list of this.#byFirstWord.values()) list.sort((a, b) => b.words.length - a.words.length)
@@ -57,7 +63,8 @@ export class AliasTable {
   /** The longest phrase with aliases that starts at `words[at]` (significant, folded words), if any. */
   match(words: readonly string[], at: number): AliasMatch | undefined {
     for (const entry of this.#byFirstWord.get(words[at]!) ?? []) {
-      if (entry.words.every((w, i) => words[at + i] === w)) return { length: entry.words.length, also: entry.also }
+      if (entry.words.every((w, i) => words[at + i] === w))
+        return { length: entry.words.length, also: entry.also }
     }
     return undefined
   }

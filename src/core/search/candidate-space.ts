@@ -15,7 +15,13 @@ import { pageBacked } from './growable.js'
 
 type Constructor<T> = Parameters<typeof pageBacked<T>>[0]
 
-export type BestMatchSlots = { slotOf: Uint32Array; doc: Uint32Array; level: Uint8Array; reach: Float64Array; out: Uint32Array }
+export type BestMatchSlots = {
+  slotOf: Uint32Array
+  doc: Uint32Array
+  level: Uint8Array
+  reach: Float64Array
+  out: Uint32Array
+}
 
 export class CandidateSpace {
   #union = new Uint32Array(0)
@@ -59,7 +65,9 @@ export class CandidateSpace {
 
   /** Room for a union of `size` documents (the values past what the caller writes are stale). */
   union(size: number): Uint32Array {
-    return size <= this.#union.length ? this.#union : (this.#union = this.#grown(Uint32Array, this.#union.length, size))
+    return size <= this.#union.length
+      ? this.#union
+      : (this.#union = this.#grown(Uint32Array, this.#union.length, size))
   }
 
   /** A byte per document, all 0: whoever sets a mark clears it before the next search. */

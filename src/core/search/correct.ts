@@ -31,7 +31,8 @@ export function boundedDistance(a: string, b: string, bound: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, before[j - 2]! + 1)
       current.push(d)
       rowMin = Math.min(rowMin, d)
     }
@@ -56,7 +57,11 @@ type Candidate = { word: string; distance: number; sameStart: boolean; frequency
  * The indexed word closest to `word` within `edits` edits: fewest edits first, then one that keeps
  * the first letter (typos rarely hit it), then the most frequent, then alphabetical order.
  */
-export function closestWord(word: string, vocabulary: CorrectionVocabulary, edits: number): string | undefined {
+export function closestWord(
+  word: string,
+  vocabulary: CorrectionVocabulary,
+  edits: number,
+): string | undefined {
   return closestWords(word, vocabulary, edits)[0]
 }
 
@@ -67,7 +72,12 @@ export function closestWords(word: string, vocabulary: CorrectionVocabulary, edi
     for (const candidate of vocabulary.wordsOfLength(length)) {
       const distance = boundedDistance(word, candidate, edits)
       if (distance > edits) continue
-      found.push({ word: candidate, distance, sameStart: candidate[0] === word[0], frequency: vocabulary.frequency(candidate) })
+      found.push({
+        word: candidate,
+        distance,
+        sameStart: candidate[0] === word[0],
+        frequency: vocabulary.frequency(candidate),
+      })
     }
   }
   return found.sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0)).map((c) => c.word)
@@ -75,7 +85,11 @@ export function closestWords(word: string, vocabulary: CorrectionVocabulary, edi
 
 function isBetter(a: Candidate, b: Candidate): boolean {
   const rank = (c: Candidate) => c.distance * 2 + (c.sameStart ? 0 : 1)
-  return rank(a) !== rank(b) ? rank(a) < rank(b) : a.frequency !== b.frequency ? a.frequency > b.frequency : a.word < b.word
+  return rank(a) !== rank(b)
+    ? rank(a) < rank(b)
+    : a.frequency !== b.frequency
+      ? a.frequency > b.frequency
+      : a.word < b.word
 }
 
 /**

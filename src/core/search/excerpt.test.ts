@@ -6,7 +6,11 @@ const matches = (parts: { text: string; match: boolean }[]) => parts.filter((p) 
 describe('highlight', () => {
   it('marks the words the index matched: accents, case, ligatures and plurals folded as the index folds them', () => {
     const words = foldedWords(['priorite', 'coeur', 'panneau'])
-    expect(matches(highlight('Les Priorités du CŒUR de ville et ses panneaux', words))).toEqual(['Priorités', 'CŒUR', 'panneaux'])
+    expect(matches(highlight('Les Priorités du CŒUR de ville et ses panneaux', words))).toEqual([
+      'Priorités',
+      'CŒUR',
+      'panneaux',
+    ])
   })
   it('marks whole words only, and elided words after their apostrophe', () => {
     const words = foldedWords(['autoroute'])
@@ -38,7 +42,9 @@ describe('excerpt', () => {
     expect(matches(parts)).toEqual(['vitesse', 'agglomération'])
   })
   it('starts at the beginning when nothing matched, and keeps a short text whole', () => {
-    expect(excerpt('Un texte court.\nSur deux lignes.', new Set())).toEqual([{ text: 'Un texte court. Sur deux lignes.', match: false }])
+    expect(excerpt('Un texte court.\nSur deux lignes.', new Set())).toEqual([
+      { text: 'Un texte court. Sur deux lignes.', match: false },
+    ])
   })
 })
 
@@ -47,13 +53,19 @@ describe('excerpt of a long text', () => {
     // The former algorithm, kept as the reference: every hit tried as anchor, its window counted anew.
     const reference = (text: string, words: Set<string>, maxLength: number) => {
       const found = [...text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)]
-        .map((m) => ({ start: m.index, end: m.index + m[0].length, word: foldedWords([m[0]]).values().next().value as string }))
+        .map((m) => ({
+          start: m.index,
+          end: m.index + m[0].length,
+          word: foldedWords([m[0]]).values().next().value as string,
+        }))
         .filter((h) => words.has(h.word))
       let best = 0
       let bestCount = 0
       for (const h of found) {
         const from = Math.max(0, h.start - 60)
-        const distinct = new Set(found.filter((o) => o.start >= from && o.end <= from + maxLength).map((o) => o.word)).size
+        const distinct = new Set(
+          found.filter((o) => o.start >= from && o.end <= from + maxLength).map((o) => o.word),
+        ).size
         if (distinct > bestCount) [best, bestCount] = [from, distinct]
       }
       return text.slice(best <= 0 ? 0 : text.lastIndexOf(' ', best) + 1).slice(0, 30)
@@ -64,7 +76,10 @@ describe('excerpt of a long text', () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
     for (let round = 0; round < 200; round++) {
       const text = Array.from({ length: 120 }, () => pieces[next() % pieces.length]).join(' ')
-      const shown = excerpt(text, words, 80).map((p) => p.text).join('').replace(/^… /, '')
+      const shown = excerpt(text, words, 80)
+        .map((p) => p.text)
+        .join('')
+        .replace(/^… /, '')
       expect(shown.slice(0, 30), text).toBe(reference(text, words, 80))
     }
   })
@@ -77,7 +92,11 @@ describe('excerpt of a long text', () => {
   })
   it('takes the excerpt from the description when only it holds a searched word', () => {
     const words = foldedWords(['permis'])
-    expect(excerptSource({ text: 'Aucun mot cherché ici.', description: 'Le permis probatoire.' }, words)).toBe('Le permis probatoire.')
-    expect(excerptSource({ text: 'Le permis ici.', description: 'Le permis là.' }, words)).toBe('Le permis ici.')
+    expect(
+      excerptSource({ text: 'Aucun mot cherché ici.', description: 'Le permis probatoire.' }, words),
+    ).toBe('Le permis probatoire.')
+    expect(excerptSource({ text: 'Le permis ici.', description: 'Le permis là.' }, words)).toBe(
+      'Le permis ici.',
+    )
   })
 })

@@ -30,7 +30,11 @@ export function foldedWords(words: readonly string[]): Set<string> {
 
 /** What to highlight for a search: the words it required and the other forms and aliases it matched. */
 export function searchedWords(interpretation: SearchInterpretation | undefined): Set<string> {
-  return foldedWords(interpretation === undefined ? [] : [...interpretation.words, ...interpretation.expanded.flatMap((e) => e.with)])
+  return foldedWords(
+    interpretation === undefined
+      ? []
+      : [...interpretation.words, ...interpretation.expanded.flatMap((e) => e.with)],
+  )
 }
 
 type Hit = { start: number; end: number; word: string }
@@ -40,7 +44,8 @@ function hits(text: string, words: ReadonlySet<string>): Hit[] {
   const found: Hit[] = []
   for (const m of text.matchAll(WORD)) {
     const folded = tokenize(m[0])[0]
-    if (folded !== undefined && words.has(folded)) found.push({ start: m.index, end: m.index + m[0].length, word: folded })
+    if (folded !== undefined && words.has(folded))
+      found.push({ start: m.index, end: m.index + m[0].length, word: folded })
   }
   return found
 }
@@ -117,7 +122,13 @@ export function excerpt(text: string, words: ReadonlySet<string>, maxLength = 24
 }
 
 /** The text an excerpt is cut from: the first of text and description that holds a searched word. */
-export function excerptSource(record: Pick<Fact, 'text' | 'description'>, words: ReadonlySet<string>): string {
+export function excerptSource(
+  record: Pick<Fact, 'text' | 'description'>,
+  words: ReadonlySet<string>,
+): string {
   const candidates = [record.text, record.description ?? '']
-  return candidates.find((t) => words.size > 0 && hits(t.slice(0, EXCERPT_SCAN_LIMIT), words).length > 0) ?? (record.description || record.text)
+  return (
+    candidates.find((t) => words.size > 0 && hits(t.slice(0, EXCERPT_SCAN_LIMIT), words).length > 0) ??
+    (record.description || record.text)
+  )
 }

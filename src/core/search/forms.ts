@@ -18,8 +18,26 @@ import { tokenize } from './tokenize.js'
 
 /** Endings stripped, longest first; applied to folded, plural-folded words (so "ées" is already "ee", "eux" is "eu"). */
 const SUFFIXES = [
-  'issement', 'issante', 'issant', 'issez', 'ement', 'ation', 'atoire', 'ance', 'euse', 'eu', 'age', 'ante', 'ant',
-  'ee', 'er', 'ez', 'ir', 'ie', 'e', 'i',
+  'issement',
+  'issante',
+  'issant',
+  'issez',
+  'ement',
+  'ation',
+  'atoire',
+  'ance',
+  'euse',
+  'eu',
+  'age',
+  'ante',
+  'ant',
+  'ee',
+  'er',
+  'ez',
+  'ir',
+  'ie',
+  'e',
+  'i',
 ]
 /** Letters a stem keeps at least: below five, "garer" would meet "gare" and "volant" "voler". */
 export const MIN_STEM = 5
@@ -87,7 +105,8 @@ export class WordForms {
   constructor(rules: FormRules) {
     this.version = rules.version
     // A key no stem can be (stems are letters only), so no other word ever shares it.
-    for (const { words } of rules.keep_apart) for (const word of words.map(oneWord)) this.#keys.set(word, `=${word}`)
+    for (const { words } of rules.keep_apart)
+      for (const word of words.map(oneWord)) this.#keys.set(word, `=${word}`)
     for (const { words } of rules.join) {
       const folded = words.map(oneWord)
       const key = lightStem(folded[0]!)

@@ -4,10 +4,24 @@
  * once (a doubling copy would, for the largest arrays of a snapshot build). `done()` trims it to its
  * length; the buffer can then be transferred to another thread without a copy.
  */
-type TypedArrayOf<T> = T extends 'u8' ? Uint8Array : T extends 'u16' ? Uint16Array : T extends 'u32' ? Uint32Array : T extends 'f32' ? Float32Array : Float64Array
+type TypedArrayOf<T> = T extends 'u8'
+  ? Uint8Array
+  : T extends 'u16'
+    ? Uint16Array
+    : T extends 'u32'
+      ? Uint32Array
+      : T extends 'f32'
+        ? Float32Array
+        : Float64Array
 type Kind = 'u8' | 'u16' | 'u32' | 'f32' | 'f64'
 
-const CONSTRUCTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const
+const CONSTRUCTORS = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  f32: Float32Array,
+  f64: Float64Array,
+} as const
 /** The most an ArrayBuffer may reserve on Node 20 (4 GiB). */
 export const MAX_RESERVED_BYTES = 2 ** 32
 
@@ -45,7 +59,8 @@ export class Growable<K extends Kind> {
   reserve(count: number): void {
     const needed = (this.length + count) * this.#bytesPer
     if (needed <= this.#buffer.byteLength) return
-    if (needed > this.#buffer.maxByteLength) throw new RangeError(`more than ${this.#buffer.maxByteLength} bytes of ${this.kind} values`)
+    if (needed > this.#buffer.maxByteLength)
+      throw new RangeError(`more than ${this.#buffer.maxByteLength} bytes of ${this.kind} values`)
     const current = this.#buffer.byteLength
     const next = Math.max(needed, Math.min(current * 2, current + GROWTH_STEP_BYTES), 4096)
     this.#buffer.resize(Math.min(this.#buffer.maxByteLength, next))
@@ -96,7 +111,10 @@ export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Ar
   return next
 }
 
-type Constructor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number }
+type Constructor<T> = {
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T
+  BYTES_PER_ELEMENT: number
+}
 
 /**
  * A zeroed typed array of `length` whose memory V8 maps from the system itself (a resizable buffer
@@ -107,6 +125,8 @@ type Constructor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, lengt
  */
 export function pageBacked<T>(type: Constructor<T>, length: number, shared = false): T {
   const bytes = length * type.BYTES_PER_ELEMENT
-  const buffer = shared ? new SharedArrayBuffer(bytes, { maxByteLength: bytes }) : new ArrayBuffer(bytes, { maxByteLength: bytes })
+  const buffer = shared
+    ? new SharedArrayBuffer(bytes, { maxByteLength: bytes })
+    : new ArrayBuffer(bytes, { maxByteLength: bytes })
   return new type(buffer, 0, length)
 }

@@ -9,13 +9,25 @@ import { loadWordForms } from './forms.js'
 import { RecordIndex, toIndexQuery } from './record-index.js'
 import { tokenize } from './tokenize.js'
 
-const file = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as Fact[] | { records: Fact[] }
+const file = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as
+  Fact[] | { records: Fact[] }
 const records = Array.isArray(file) ? file : file.records
 const index = RecordIndex.build({ records })
 const search = (q: string, limit = 50) => index.search(toIndexQuery({ q, limit, offset: 0 }))
 const ids = (q: string) => search(q).results.map((e) => e.record.id)
 const forms = loadWordForms()
-const textOf = (r: Fact) => new Set(tokenize([r.title, r.text, r.description ?? '', ...r.sources.map((s) => s.label), ...(r.bibliography ?? [])].join('\n')))
+const textOf = (r: Fact) =>
+  new Set(
+    tokenize(
+      [
+        r.title,
+        r.text,
+        r.description ?? '',
+        ...r.sources.map((s) => s.label),
+        ...(r.bibliography ?? []),
+      ].join('\n'),
+    ),
+  )
 
 describe('question and function words', () => {
   it('are ignored, and the answer lists them', () => {
@@ -28,12 +40,17 @@ describe('question and function words', () => {
     expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
   })
   it('ignore "combien de temps" as a whole, though "temps" alone is a subject', () => {
-    expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(['changer', 'adresse', 'carte grise'])
+    expect(search('combien de temps pour changer l’adresse de la carte grise').interpretation?.words).toEqual(
+      ['changer', 'adresse', 'carte grise'],
+    )
     expect(search('temps de réaction').interpretation?.words).toEqual(['temps', 'réaction'])
   })
   it('ignore "combien coûte" as a whole: the answer states an amount, not the verb', () => {
     const page = search('combien coûte une amende pour stationnement sur le trottoir ?')
-    expect(page.interpretation).toMatchObject({ words: ['amende', 'stationnement', 'trottoir'], ignored: expect.arrayContaining(['combien', 'coûte']) })
+    expect(page.interpretation).toMatchObject({
+      words: ['amende', 'stationnement', 'trottoir'],
+      ignored: expect.arrayContaining(['combien', 'coûte']),
+    })
     expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
     expect(search('ça coûte combien, une amende ?').interpretation?.words).toEqual(['amende'])
     expect(search("pourquoi l'assurance coûte plus cher ?").interpretation?.words).toContain('coûte')
@@ -49,7 +66,9 @@ describe('question and function words', () => {
 describe('word forms and aliases', () => {
   it('find other forms of a word, and say which', () => {
     const page = search('stationner trottoir')
-    expect(page.interpretation?.expanded).toEqual([{ word: 'stationner', with: expect.arrayContaining(['stationnement']) }])
+    expect(page.interpretation?.expanded).toEqual([
+      { word: 'stationner', with: expect.arrayContaining(['stationnement']) },
+    ])
     expect(page.total).toBeGreaterThan(0)
   })
   it('find aliases: an alias group counts as one required word', () => {
@@ -61,27 +80,53 @@ describe('word forms and aliases', () => {
   it('join verb forms the stemmer cannot see (data/search/forms.json): "garée" finds "garer", "asseoir" finds "assoit"', () => {
     expect(forms.key('garee')).toBe(forms.key('garer'))
     expect(forms.key('garee')).not.toBe(forms.key('gare'))
-    expect(search('voiture garée même endroit').results.map((e) => e.record.id)).toContain('fait-8a8537392929e5ed') // says "garer sa voiture"
+    expect(search('voiture garée même endroit').results.map((e) => e.record.id)).toContain(
+      'fait-8a8537392929e5ed',
+    ) // says "garer sa voiture"
     expect(search('asseoir place avant').results.map((e) => e.record.id)).toContain('fait-dd90f65734c1601c') // says "il s'assoit"
   })
   it('find the records\' words for everyday ones: "papiers" finds "documents", "s\'asseoir" finds "place" and "siège"', () => {
     expect(search('papiers contrôle police').results[0]?.record.id).toBe('fait-4af862134e9aa509') // says "ces documents"
-    expect(search("enfant s'asseoir à l'avant").interpretation?.expanded).toContainEqual({ word: 'asseoir', with: expect.arrayContaining(['place', 'siège']) })
-    expect(search("enfant s'asseoir à l'avant").results.map((e) => e.record.id)).toContain('fait-e739a981012692c3') // "la place avant"
+    expect(search("enfant s'asseoir à l'avant").interpretation?.expanded).toContainEqual({
+      word: 'asseoir',
+      with: expect.arrayContaining(['place', 'siège']),
+    })
+    expect(search("enfant s'asseoir à l'avant").results.map((e) => e.record.id)).toContain(
+      'fait-e739a981012692c3',
+    ) // "la place avant"
   })
   it('join job names across genders and adverbs to their adjectives, though the records hold one form only', () => {
-    expect(search('conductrice').interpretation?.expanded).toEqual([{ word: 'conductrice', with: ['conducteur'] }])
-    expect(search('examinatrice').interpretation?.expanded).toEqual([{ word: 'examinatrice', with: ['examinateur'] }])
+    expect(search('conductrice').interpretation?.expanded).toEqual([
+      { word: 'conductrice', with: ['conducteur'] },
+    ])
+    expect(search('examinatrice').interpretation?.expanded).toEqual([
+      { word: 'examinatrice', with: ['examinateur'] },
+    ])
     expect(search('prudemment').interpretation?.expanded[0]?.with).toContain('prudent')
     expect(search('couramment').interpretation?.expanded[0]?.with).toContain('courant')
     // A word found nowhere still does not match a word that is merely its stem: it is corrected.
-    expect(search('stationement').interpretation?.corrected).toEqual([{ from: 'stationement', to: 'stationnement' }])
+    expect(search('stationement').interpretation?.corrected).toEqual([
+      { from: 'stationement', to: 'stationnement' },
+    ])
   })
   it('read a phrase with aliases as one word ("rond-point" finds "giratoire")', () => {
-    expect(search('rond-point').interpretation).toMatchObject({ words: ['rond point'], expanded: [{ word: 'rond point', with: ['giratoire'] }] })
+    expect(search('rond-point').interpretation).toMatchObject({
+      words: ['rond point'],
+      expanded: [{ word: 'rond point', with: ['giratoire'] }],
+    })
   })
   it('keep AND: every result holds each required word, one of its forms or one of its aliases', () => {
-    for (const q of ['casque moto', 'stationner trottoir', 'vitesse max autoroute', 'doubler un vélo', 'alcootest refus', 'carrefour priorité droite', 'papiers contrôle', 'voiture garée trottoir', 'enfant assis avant']) {
+    for (const q of [
+      'casque moto',
+      'stationner trottoir',
+      'vitesse max autoroute',
+      'doubler un vélo',
+      'alcootest refus',
+      'carrefour priorité droite',
+      'papiers contrôle',
+      'voiture garée trottoir',
+      'enfant assis avant',
+    ]) {
       const page = search(q)
       expect(page.total, q).toBeGreaterThan(0)
       const { words, expanded } = page.interpretation!
@@ -89,7 +134,10 @@ describe('word forms and aliases', () => {
         const keys = new Set([...textOf(e.record)].map((w) => forms.key(w)))
         for (const word of words) {
           const alternatives = [word, ...(expanded.find((x) => x.word === word)?.with ?? [])]
-          expect(alternatives.some((a) => tokenize(a).some((w) => keys.has(forms.key(w)))), `${q}: ${e.record.id} lacks ${word}`).toBe(true)
+          expect(
+            alternatives.some((a) => tokenize(a).some((w) => keys.has(forms.key(w)))),
+            `${q}: ${e.record.id} lacks ${word}`,
+          ).toBe(true)
         }
       }
     }
@@ -99,23 +147,36 @@ describe('word forms and aliases', () => {
 describe('corrections', () => {
   it('replace a word found nowhere by the closest indexed word, and say so', () => {
     const page = search('trotoir')
-    expect(page.interpretation).toMatchObject({ words: ['trottoir'], corrected: [{ from: 'trotoir', to: 'trottoir' }] })
+    expect(page.interpretation).toMatchObject({
+      words: ['trottoir'],
+      corrected: [{ from: 'trotoir', to: 'trottoir' }],
+    })
     expect(ids('trotoir')).toEqual(ids('trottoir'))
   })
   it('only touch words that find nothing, not even through a form', () => {
     expect(search('trottoir').interpretation?.corrected).toEqual([])
     expect(search('stationner').interpretation?.corrected).toEqual([])
     // "stationement" stems to "station", a word of its own: that is no match, so it is corrected
-    expect(search('stationement').interpretation?.corrected).toEqual([{ from: 'stationement', to: 'stationnement' }])
+    expect(search('stationement').interpretation?.corrected).toEqual([
+      { from: 'stationement', to: 'stationnement' },
+    ])
   })
   it('split two words run together', () => {
-    expect(search('ceinturesecurite').interpretation?.corrected).toEqual([{ from: 'ceinturesecurite', to: 'ceinture sécurité' }])
+    expect(search('ceinturesecurite').interpretation?.corrected).toEqual([
+      { from: 'ceinturesecurite', to: 'ceinture sécurité' },
+    ])
     // an alias is a match: "autoecole" is a spelling of "auto-école", not a word to correct
-    expect(search('autoecole').interpretation).toMatchObject({ corrected: [], expanded: [{ word: 'autoecole' }] })
+    expect(search('autoecole').interpretation).toMatchObject({
+      corrected: [],
+      expanded: [{ word: 'autoecole' }],
+    })
   })
   it('leave the words of a phrase with aliases to their phrase ("tôle froissée" is not "rôle froissée")', () => {
     expect(search('tôle froissée').interpretation).toMatchObject({ words: ['tôle froissée'], corrected: [] })
-    expect(search('cruise control').interpretation).toMatchObject({ words: ['cruise control'], corrected: [] })
+    expect(search('cruise control').interpretation).toMatchObject({
+      words: ['cruise control'],
+      corrected: [],
+    })
   })
   it('never land on a stop or question word', () => {
     expect(search('quell').interpretation?.corrected.map((c) => c.to)).not.toContain('quelle')
@@ -151,7 +212,9 @@ describe('relaxed queries', () => {
     expect(search(`${eight} ceinture`).interpretation?.relaxed).toEqual([])
   })
   it('keep the filters of the search', () => {
-    const page = index.search(toIndexQuery({ q: 'vitesse trottoir casque', kind: 'lesson', limit: 10, offset: 0 }))
+    const page = index.search(
+      toIndexQuery({ q: 'vitesse trottoir casque', kind: 'lesson', limit: 10, offset: 0 }),
+    )
     for (const r of page.interpretation!.relaxed) {
       expect(index.search(toIndexQuery({ q: r.q, kind: 'lesson', limit: 10, offset: 0 })).total).toBe(r.total)
     }
@@ -193,8 +256,10 @@ describe('a corrector that only helps (on records written for each rule)', () =>
     regions: ['France'],
     sources: [],
   })
-  const indexOf = (texts: readonly [string, string][]) => RecordIndex.build({ records: texts.map(([title, text], i) => fact(i + 1, title, text)) })
-  const read = (index: RecordIndex, q: string, match: 'all' | 'best' = 'all') => index.search({ ...toIndexQuery({ q, limit: 10, offset: 0 }), match }).interpretation!
+  const indexOf = (texts: readonly [string, string][]) =>
+    RecordIndex.build({ records: texts.map(([title, text], i) => fact(i + 1, title, text)) })
+  const read = (index: RecordIndex, q: string, match: 'all' | 'best' = 'all') =>
+    index.search({ ...toIndexQuery({ q, limit: 10, offset: 0 }), match }).interpretation!
 
   it('never corrects into an acronym: a word the records write in capitals is a name, not a spelling', () => {
     const capitals = indexOf([['Carte grise', "La demande se fait en ligne sur le site de l'ANTS."]])
@@ -205,7 +270,9 @@ describe('a corrector that only helps (on records written for each rule)', () =>
   })
 
   it('never splits off a piece shorter than four letters', () => {
-    const index = indexOf([['Transport scolaire', 'Le bus scolaire et le taxi scolaire suivent les mêmes règles.']])
+    const index = indexOf([
+      ['Transport scolaire', 'Le bus scolaire et le taxi scolaire suivent les mêmes règles.'],
+    ])
     expect(read(index, 'busscolaire').corrected).toEqual([])
     expect(read(index, 'taxiscolaire').corrected).toEqual([{ from: 'taxiscolaire', to: 'taxi scolaire' }])
   })

@@ -59,7 +59,10 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
     // Only stop or question words: they all count, as whole words (docs/contract.md "Search semantics").
-    const words = distinct(tokens).map((t) => ({ shown: t.typed, group: exactGroup(t.word, context.lexicon) }))
+    const words = distinct(tokens).map((t) => ({
+      shown: t.typed,
+      group: exactGroup(t.word, context.lexicon),
+    }))
     interpretation.words = words.map((w) => w.shown)
     return { words, interpretation }
   }
@@ -67,10 +70,13 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
   const corrected = correctWords(significant, tokens, context, interpretation.corrected)
   const folded = corrected.map((t) => t.word)
   const words: PlannedWord[] = []
-  for (let at = 0; at < corrected.length; ) {
+  for (let at = 0; at < corrected.length;) {
     const alias = context.aliases.match(folded, at)
     const span = alias?.length ?? 1
-    const shown = corrected.slice(at, at + span).map((t) => t.typed).join(' ')
+    const shown = corrected
+      .slice(at, at + span)
+      .map((t) => t.typed)
+      .join(' ')
     const planned = phraseGroup(folded.slice(at, at + span), alias?.also ?? [], context)
     words.push({ shown, group: planned.group })
     interpretation.words.push(shown)
@@ -95,10 +101,15 @@ function correctWords(
 ): QueryToken[] {
   // A word of a phrase with aliases ("cruise control", "tôle froissée") is read with its phrase, not
   // corrected alone ("cruise" is not "croise").
-  const inPhrase = phraseWords(tokens.map((t) => t.word), context)
+  const inPhrase = phraseWords(
+    tokens.map((t) => t.word),
+    context,
+  )
   const finds = tokens.map((t, i) => inPhrase[i]! || findsSomething(t.word, context))
   // The forms of the words that find something: a correction that then matches with them is preferred.
-  const others = tokens.flatMap((t, i) => (finds[i] ? [context.lexicon.formsOf(t.word)] : [])).filter((forms) => forms.length > 0)
+  const others = tokens
+    .flatMap((t, i) => (finds[i] ? [context.lexicon.formsOf(t.word)] : []))
+    .filter((forms) => forms.length > 0)
   const out: QueryToken[] = []
   let tries = 0
   tokens.forEach((token, i) => {
@@ -168,14 +179,19 @@ function exactGroup(word: string, lexicon: Lexicon): TermGroup {
  * The group of a phrase of the query (usually one word): the phrase with its words' forms, and
  * each alias phrase whose words are all indexed. `also` is what it finds besides what was typed.
  */
-function phraseGroup(words: readonly string[], aliases: readonly AliasPhrase[], context: InterpretContext): { group: TermGroup; also: string[] } {
+function phraseGroup(
+  words: readonly string[],
+  aliases: readonly AliasPhrase[],
+  context: InterpretContext,
+): { group: TermGroup; also: string[] } {
   const also: string[] = []
   const group: Alternative[] = []
   const own = alternative(words, 1, context.lexicon)
   if (own !== undefined) {
     group.push(own)
     const typed = new Set(words.map((w) => context.lexicon.termId(w)))
-    for (const slot of own.slots) for (const { term } of slot) if (!typed.has(term)) also.push(context.display(term))
+    for (const slot of own.slots)
+      for (const { term } of slot) if (!typed.has(term)) also.push(context.display(term))
   }
   for (const phrase of aliases) {
     const option = alternative(phrase.words, ALIAS_WEIGHT, context.lexicon)
@@ -209,7 +225,11 @@ const CANDIDATES_CHECKED = 6
  * candidate found together with the most of them wins, and one found with none is no correction:
  * "directeur" is not "détecteur" when the other words are about a school.
  */
-function correction(word: string, context: InterpretContext, others: readonly (readonly number[])[]): string[] | undefined {
+function correction(
+  word: string,
+  context: InterpretContext,
+  others: readonly (readonly number[])[],
+): string[] | undefined {
   const { lexicon } = context
   const edits = maxEdits(word.length)
   if (edits === 0 || !/^[a-z]+$/.test(word)) return undefined
@@ -220,9 +240,16 @@ function correction(word: string, context: InterpretContext, others: readonly (r
     () => near.map((w) => [w]),
     () => {
       const parts = splitWord(word, lexicon)
-      return parts !== undefined && parts.every(usable) && lexicon.together(lexicon.formsOf(parts[0]), lexicon.formsOf(parts[1])) ? [parts] : []
+      return parts !== undefined &&
+        parts.every(usable) &&
+        lexicon.together(lexicon.formsOf(parts[0]), lexicon.formsOf(parts[1]))
+        ? [parts]
+        : []
     },
-    () => (edits > 1 ? closestWords(word, lexicon, edits).filter((w) => usable(w) && !near.includes(w)) : []).map((w) => [w]),
+    () =>
+      (edits > 1 ? closestWords(word, lexicon, edits).filter((w) => usable(w) && !near.includes(w)) : []).map(
+        (w) => [w],
+      ),
   ]
   for (const tier of tiers) {
     const fix = mostTogether(tier().slice(0, CANDIDATES_CHECKED), lexicon, others)
@@ -232,7 +259,11 @@ function correction(word: string, context: InterpretContext, others: readonly (r
 }
 
 /** The candidate found together with the most of `others` (the first on a tie); any first one when there are no others. */
-function mostTogether(candidates: readonly string[][], lexicon: Lexicon, others: readonly (readonly number[])[]): string[] | undefined {
+function mostTogether(
+  candidates: readonly string[][],
+  lexicon: Lexicon,
+  others: readonly (readonly number[])[],
+): string[] | undefined {
   if (others.length === 0) return candidates[0]
   let best: { fix: string[]; count: number } | undefined
   for (const fix of candidates) {

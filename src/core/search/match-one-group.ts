@@ -38,7 +38,11 @@ export class GroupScratch {
   constructor(documentCount: number, blockPostings = BLOCK_POSTINGS) {
     this.scores = pageBacked(Float64Array, documentCount).fill(-1)
     this.titled = pageBacked(Uint8Array, documentCount)
-    this.block = { docs: new Uint32Array(blockPostings), titleTf: new Uint8Array(blockPostings), bodyTf: new Uint8Array(blockPostings) }
+    this.block = {
+      docs: new Uint32Array(blockPostings),
+      titleTf: new Uint8Array(blockPostings),
+      bodyTf: new Uint8Array(blockPostings),
+    }
   }
 
   /** Marks the space in use; restores it first if a search that used it did not finish. */
@@ -56,7 +60,12 @@ export class GroupScratch {
   }
 }
 
-export type OneGroupRequest = { keep: ((doc: number) => boolean) | undefined; countOnly?: boolean; offset: number; limit: number }
+export type OneGroupRequest = {
+  keep: ((doc: number) => boolean) | undefined
+  countOnly?: boolean
+  offset: number
+  limit: number
+}
 
 /** Whether `group` is one this module answers: every alternative one slot (no phrase). */
 export function isFlatGroup(group: TermGroup): boolean {
@@ -79,9 +88,17 @@ export function matchOneGroup(
   const documentCount = titleLength.length
   // As the Plan does: alternatives with an empty slot are left out, and one word alone (`simple`)
   // multiplies its weights in another order than a word among others.
-  const options = group.filter((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0))
+  const options = group.filter(
+    (option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0),
+  )
   const simple = options.length === 1 && options[0]!.slots[0]!.length === 1
-  const lists = options.flatMap((option) => option.slots[0]!.map(({ term, weight }) => ({ postings: postingsOf(term), weight, optionWeight: option.weight })))
+  const lists = options.flatMap((option) =>
+    option.slots[0]!.map(({ term, weight }) => ({
+      postings: postingsOf(term),
+      weight,
+      optionWeight: option.weight,
+    })),
+  )
   const { scores, titled, block } = scratch.take()
   for (const { postings, weight: termWeight, optionWeight } of lists) {
     const frequency = 'count' in postings ? postings.count : postings.docs.length
@@ -93,7 +110,8 @@ export function matchOneGroup(
         const body = bodyTf[i]!
         const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
         const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
-        const bm25 = (TITLE_BOOST * title * (K1 + 1)) / (title + titleNorm) + (body * (K1 + 1)) / (body + bodyNorm)
+        const bm25 =
+          (TITLE_BOOST * title * (K1 + 1)) / (title + titleNorm) + (body * (K1 + 1)) / (body + bodyNorm)
         const score = simple ? optionWeight * weight * bm25 : weight * bm25 * optionWeight
         if (score > scores[doc]!) scores[doc] = score
         if (title > 0) titled[doc] = 1
@@ -124,7 +142,11 @@ export function matchOneGroup(
 }
 
 /** Hands `each` a word's postings: decoded ones whole, an encoded run a block at a time through `block`. */
-function eachBlock(postings: Postings | EncodedRun, block: Postings, each: (postings: Postings, length: number) => void): void {
+function eachBlock(
+  postings: Postings | EncodedRun,
+  block: Postings,
+  each: (postings: Postings, length: number) => void,
+): void {
   if ('count' in postings) decodeInBlocks(postings, block, (length) => each(block, length))
   else each(postings, postings.docs.length)
 }

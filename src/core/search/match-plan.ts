@@ -11,7 +11,12 @@ export type Alternative = { readonly slots: readonly (readonly WeightedTerm[])[]
 export type TermGroup = readonly Alternative[]
 
 /** Field lengths for BM25: per document, and their averages. */
-export type FieldStats = { titleLength: Float32Array; bodyLength: Float32Array; averageTitle: number; averageBody: number }
+export type FieldStats = {
+  titleLength: Float32Array
+  bodyLength: Float32Array
+  averageTitle: number
+  averageBody: number
+}
 
 /** How equally good matches are ordered: `rankClass` ascending (per document), then score, then `tieRank`. */
 export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
@@ -35,7 +40,12 @@ export const RARITY_SHARE = 0.5
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
 function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): PlannedGroup[] {
   const size = (group: TermGroup) =>
-    group.reduce((n, option) => n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))), 0)
+    group.reduce(
+      (n, option) =>
+        n +
+        Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))),
+      0,
+    )
   return groups
     .map((group, i) => ({ group, bit: i < MAX_BEST_GROUPS ? (1 << i) >>> 0 : 0, size: size(group) }))
     .sort((a, b) => a.size - b.size)
@@ -115,8 +125,11 @@ export class Plan {
     }
     this.#at = new Int32Array(this.#docs.length)
     this.#weight = Float64Array.from(weights)
-    this.#simple = this.#docs.length === this.#optionWeight.length && this.#optionWeight.length === this.#groupStart.length - 1
-    for (let g = this.#groupWeight.length - 1, sum = 0; g >= 0; g--) this.#weightFrom[g] = sum += this.#groupWeight[g]! * TITLE_COVER
+    this.#simple =
+      this.#docs.length === this.#optionWeight.length &&
+      this.#optionWeight.length === this.#groupStart.length - 1
+    for (let g = this.#groupWeight.length - 1, sum = 0; g >= 0; g--)
+      this.#weightFrom[g] = sum += this.#groupWeight[g]! * TITLE_COVER
   }
 
   /** The plan, or undefined when a group can match nothing (so the query matches nothing). */
@@ -134,7 +147,9 @@ export class Plan {
    * `MAX_BEST_GROUPS` groups, the rarest: a mask is a 32-bit integer.
    */
   static forBest(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
-    const usable = rarestFirst(groups, postings).filter(({ group }) => group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)))
+    const usable = rarestFirst(groups, postings).filter(({ group }) =>
+      group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)),
+    )
     const kept = usable.filter(({ size }) => size > 0).slice(0, MAX_BEST_GROUPS)
     return kept.length === 0 ? undefined : new Plan(kept, postings, stats)
   }
@@ -226,7 +241,11 @@ export class Plan {
         }
         const titleTf = titleTfOf[g]![at]!
         const bodyTf = bodyTfOf[g]![at]!
-        total += optionWeight[g]! * weight[g]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
+        total +=
+          optionWeight[g]! *
+          weight[g]! *
+          ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
+            (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
         mask = (mask | this.#groupBit[g]!) >>> 0
         coverage += this.#groupWeight[g]! * (titleTf > 0 ? TITLE_COVER : 1)
         if (titleTf > 0) tier++
@@ -267,38 +286,41 @@ export class Plan {
     const optionStart = this.#optionStart
     const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
-      let best = -1
-      let title = false
-      for (let o = groupStart[g]!; o < groupStart[g + 1]!; o++) {
-        let sum = 0
-        let inTitle = true
-        let found = true
-        for (let s = optionStart[o]!; s < optionStart[o + 1]!; s++) {
-          let slotBest = -1
-          let slotTitle = false
-          for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
-            const docs = docsOf[c]!
-            let at = cursorAt[c]!
-            if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-            if (at >= docs.length || docs[at] !== doc) continue
-            const titleTf = titleTfOf[c]![at]!
-            const bodyTf = bodyTfOf[c]![at]!
-            const score = weight[c]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
-            if (score > slotBest) slotBest = score
-            if (titleTf > 0) slotTitle = true
-          }
-          if (slotBest < 0) {
-            found = false
-            break
-          }
-          sum += slotBest
-          inTitle &&= slotTitle
+    let best = -1
+    let title = false
+    for (let o = groupStart[g]!; o < groupStart[g + 1]!; o++) {
+      let sum = 0
+      let inTitle = true
+      let found = true
+      for (let s = optionStart[o]!; s < optionStart[o + 1]!; s++) {
+        let slotBest = -1
+        let slotTitle = false
+        for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
+          const docs = docsOf[c]!
+          let at = cursorAt[c]!
+          if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
+          if (at >= docs.length || docs[at] !== doc) continue
+          const titleTf = titleTfOf[c]![at]!
+          const bodyTf = bodyTfOf[c]![at]!
+          const score =
+            weight[c]! *
+            ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
+              (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
+          if (score > slotBest) slotBest = score
+          if (titleTf > 0) slotTitle = true
         }
-        if (!found) continue
-        const score = sum * optionWeight[o]!
-        if (score > best) best = score
-        title ||= inTitle
+        if (slotBest < 0) {
+          found = false
+          break
+        }
+        sum += slotBest
+        inTitle &&= slotTitle
       }
+      if (!found) continue
+      const score = sum * optionWeight[o]!
+      if (score > best) best = score
+      title ||= inTitle
+    }
     this.#groupInTitle = title
     return best
   }
@@ -362,7 +384,11 @@ export class Plan {
         if (at >= docs.length || docs[at] !== doc) return false
         const titleTf = titleTfOf[c]![at]!
         const bodyTf = bodyTfOf[c]![at]!
-        total += optionWeight[c]! * weight[c]! * ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) + (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
+        total +=
+          optionWeight[c]! *
+          weight[c]! *
+          ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
+            (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
         if (titleTf > 0) tier++
       }
       this.tier = tier

@@ -45,7 +45,8 @@ export function matchGroups(
   runOf?: RunOf,
 ): { total: number; docs: number[] } {
   const [only] = request.groups
-  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!)) return matchOneGroup(only!, runOf ?? postings, stats, ranking, request, scratch.group)
+  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!))
+    return matchOneGroup(only!, runOf ?? postings, stats, ranking, request, scratch.group)
   return matchWithPlan(postings, stats, ranking, request, scratch?.candidates)
 }
 
@@ -53,7 +54,13 @@ export function matchGroups(
  * The general evaluation: candidates from the rarest group, checked against the others a document
  * at a time. Its per-candidate arrays are `space`'s when given, new ones otherwise.
  */
-export function matchWithPlan(postings: PostingsOf, stats: FieldStats, ranking: Ranking, request: MatchRequest, space?: CandidateSpace): { total: number; docs: number[] } {
+export function matchWithPlan(
+  postings: PostingsOf,
+  stats: FieldStats,
+  ranking: Ranking,
+  request: MatchRequest,
+  space?: CandidateSpace,
+): { total: number; docs: number[] } {
   const plan = Plan.of(request.groups, postings, stats)
   if (plan === undefined) return { total: 0, docs: [] }
   const candidates = plan.candidates(space)
@@ -75,7 +82,10 @@ export function matchWithPlan(postings: PostingsOf, stats: FieldStats, ranking: 
   if (request.countOnly) return { total, docs: [] }
   const { rankClass, tieRank } = ranking
   const better = (a: number, b: number) =>
-    tiers[b]! - tiers[a]! || rankClass[matched[a]!]! - rankClass[matched[b]!]! || scores[b]! - scores[a]! || tieRank[matched[a]!]! - tieRank[matched[b]!]!
+    tiers[b]! - tiers[a]! ||
+    rankClass[matched[a]!]! - rankClass[matched[b]!]! ||
+    scores[b]! - scores[a]! ||
+    tieRank[matched[a]!]! - tieRank[matched[b]!]!
   const page = topKOf(total, request.offset + request.limit, better).slice(request.offset)
   return { total, docs: page.map((m) => matched[m]!) }
 }

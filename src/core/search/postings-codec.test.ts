@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { decodePostings, postingSize, readVarint, varintSize, writePosting, writeVarint } from './postings-codec.js'
+import {
+  decodePostings,
+  postingSize,
+  readVarint,
+  varintSize,
+  writePosting,
+  writeVarint,
+} from './postings-codec.js'
 
 /** Encodes postings as the index builder does: gaps from the previous document, sizes first. */
 function encode(docs: number[], titleTf: number[], bodyTf: number[]): Uint8Array {

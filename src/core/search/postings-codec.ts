@@ -28,7 +28,13 @@ export function postingSize(gap: number, titleTf: number, bodyTf: number): numbe
 }
 
 /** Writes one posting at `at`; returns where the next one goes. */
-export function writePosting(out: Uint8Array, at: number, gap: number, titleTf: number, bodyTf: number): number {
+export function writePosting(
+  out: Uint8Array,
+  at: number,
+  gap: number,
+  titleTf: number,
+  bodyTf: number,
+): number {
   const plain = titleTf === 0 && bodyTf === 1
   at = writeVarint(out, at, gap * 2 + (plain ? 1 : 0))
   if (plain) return at
@@ -88,8 +94,13 @@ export const DECODED_POSTING_BYTES = 6
 /** The first `count` postings of the run starting at `at` of `bytes`, decoded (one block of DECODED_POSTING_BYTES a posting). */
 export function decodePostings(bytes: Uint8Array, at: number, count: number): Postings {
   const bytesNeeded = count * DECODED_POSTING_BYTES
-  const memory = count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, bytesNeeded).buffer : new ArrayBuffer(bytesNeeded)
-  const postings = { docs: new Uint32Array(memory, 0, count), titleTf: new Uint8Array(memory, count * 4, count), bodyTf: new Uint8Array(memory, count * 5, count) }
+  const memory =
+    count >= PAGE_BACKED_POSTINGS ? pageBacked(Uint8Array, bytesNeeded).buffer : new ArrayBuffer(bytesNeeded)
+  const postings = {
+    docs: new Uint32Array(memory, 0, count),
+    titleTf: new Uint8Array(memory, count * 4, count),
+    bodyTf: new Uint8Array(memory, count * 5, count),
+  }
   decodeInto(bytes, at, -1, count, postings)
   return postings
 }
@@ -113,7 +124,13 @@ export function decodeInBlocks(run: EncodedRun, block: Postings, each: (length: 
 }
 
 /** Decodes `count` postings from `at` into the first `count` places of `into`, after document `previous`; returns where the next posting starts. */
-function decodeInto(bytes: Uint8Array, at: number, previous: number, count: number, { docs, titleTf, bodyTf }: Postings): number {
+function decodeInto(
+  bytes: Uint8Array,
+  at: number,
+  previous: number,
+  count: number,
+  { docs, titleTf, bodyTf }: Postings,
+): number {
   let doc = previous
   for (let i = 0; i < count; i++) {
     // The varint, inlined: this loop is a broad query's first cost.

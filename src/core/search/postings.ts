@@ -1,7 +1,11 @@
 import type { CandidateSpace } from './candidate-space.js'
 
 /** Postings of one indexed word: the documents holding it (ascending) and its count in each field (at most 255). */
-export type Postings = { readonly docs: Uint32Array; readonly titleTf: Uint8Array; readonly bodyTf: Uint8Array }
+export type Postings = {
+  readonly docs: Uint32Array
+  readonly titleTf: Uint8Array
+  readonly bodyTf: Uint8Array
+}
 
 /** The postings of a term number. */
 export type PostingsOf = (term: number) => Postings
@@ -30,7 +34,11 @@ export function seek(values: Uint32Array, target: number, from: number): number 
  * over the corpus instead of a sort of hundreds of thousands of numbers. With `space` the union is
  * written there (valid until the next search of its index); without, in new arrays.
  */
-export function unionOfDocs(lists: readonly Uint32Array[], documentCount: number, space?: CandidateSpace): Uint32Array {
+export function unionOfDocs(
+  lists: readonly Uint32Array[],
+  documentCount: number,
+  space?: CandidateSpace,
+): Uint32Array {
   if (lists.length === 1) return lists[0]!
   const total = lists.reduce((n, l) => n + l.length, 0)
   if (total * 8 > documentCount) {

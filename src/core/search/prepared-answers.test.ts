@@ -6,9 +6,15 @@ import { PREPARE_DEFAULTS } from './prepared-answers.js'
 import { RecordIndex, toIndexQuery, withPreparedAnswers, type IndexQuery } from './record-index.js'
 import { SnapshotBuilder } from './snapshot-builder.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 const builder = new SnapshotBuilder('records')
-;[...sample, ...new CorpusGenerator({ sample, seed: 'prepared' }).records(4_000)].forEach((r, i) => builder.add(r, `record ${i}`))
+;[...sample, ...new CorpusGenerator({ sample, seed: 'prepared' }).records(4_000)].forEach((r, i) =>
+  builder.add(r, `record ${i}`),
+)
 const data = builder.finish()
 const options = { minDocuments: 800, maxWords: 40, depth: 60 }
 const plain = new RecordIndex(data)
@@ -23,15 +29,36 @@ const answer = (index: RecordIndex, query: IndexQuery) => {
 describe('answers prepared at build time', () => {
   it('prepares the words held by enough records, and nothing in a snapshot too small to hold any', () => {
     expect(prepared.preparedAnswers).toBeGreaterThan(20)
-    expect(new RecordIndex(withPreparedAnswers(data, { ...options, minDocuments: data.count + 1 })).preparedAnswers).toBe(0)
+    expect(
+      new RecordIndex(withPreparedAnswers(data, { ...options, minDocuments: data.count + 1 }))
+        .preparedAnswers,
+    ).toBe(0)
     // By default, only words of very large snapshots: a few thousand records read fast enough.
     expect(new RecordIndex(withPreparedAnswers(data)).preparedAnswers).toBe(0)
-    expect(new RecordIndex(withPreparedAnswers(data, { minDocuments: PREPARE_DEFAULTS.minDocuments / 100 })).preparedAnswers).toBeGreaterThan(0)
+    expect(
+      new RecordIndex(withPreparedAnswers(data, { minDocuments: PREPARE_DEFAULTS.minDocuments / 100 }))
+        .preparedAnswers,
+    ).toBeGreaterThan(0)
   })
 
   it('answers every query as a search computed then would, prepared or not', () => {
     // The words typed as people type them, pages inside and past what was prepared, filters (never prepared).
-    const words = ['conduite', 'Conduite', 'permis', 'PERMIS', 'vitesse', 'route', 'la', 'le', 'de', 'véhicule', 'vehicules', 'examen', 'permsi', 'code de la route']
+    const words = [
+      'conduite',
+      'Conduite',
+      'permis',
+      'PERMIS',
+      'vitesse',
+      'route',
+      'la',
+      'le',
+      'de',
+      'véhicule',
+      'vehicules',
+      'examen',
+      'permsi',
+      'code de la route',
+    ]
     const pages = [
       { limit: 10, offset: 0 },
       { limit: 50, offset: 0 },
@@ -50,8 +77,13 @@ describe('answers prepared at build time', () => {
   it('serves a prepared word from what was prepared', () => {
     // The proof that the path is taken: a prepared answer altered after the fact is what is served.
     const withAnswers = withPreparedAnswers(data, options)
-    const altered = new RecordIndex({ ...withAnswers, prepared: { ...withAnswers.prepared!, totals: withAnswers.prepared!.totals.map(() => 7) } })
+    const altered = new RecordIndex({
+      ...withAnswers,
+      prepared: { ...withAnswers.prepared!, totals: withAnswers.prepared!.totals.map(() => 7) },
+    })
     expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0 })).total).toBe(7)
-    expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0, kind: 'fact' })).total).not.toBe(7)
+    expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0, kind: 'fact' })).total).not.toBe(
+      7,
+    )
   })
 })

@@ -38,7 +38,12 @@ export const PREPARE_DEFAULTS: Required<PrepareOptions> = { minDocuments: 200_00
 
 export const groupKey = (group: TermGroup): string => JSON.stringify(group)
 
-export const NO_PREPARED_ANSWERS: PreparedAnswersData = { keys: [], totals: new Uint32Array(0), start: new Uint32Array(1), docs: new Uint32Array(0) }
+export const NO_PREPARED_ANSWERS: PreparedAnswersData = {
+  keys: [],
+  totals: new Uint32Array(0),
+  start: new Uint32Array(1),
+  docs: new Uint32Array(0),
+}
 
 /** Prepared answers, collected one by one at build time. */
 export class PreparedAnswersWriter {
@@ -61,7 +66,12 @@ export class PreparedAnswersWriter {
   }
 
   done(): PreparedAnswersData {
-    return { keys: this.#keys, totals: Uint32Array.from(this.#totals), start: Uint32Array.from(this.#start), docs: Uint32Array.from(this.#docs) }
+    return {
+      keys: this.#keys,
+      totals: Uint32Array.from(this.#totals),
+      start: Uint32Array.from(this.#start),
+      docs: Uint32Array.from(this.#docs),
+    }
   }
 }
 
@@ -79,7 +89,12 @@ export class PreparedAnswers {
   }
 
   /** The answer for `group` without a filter, when it was prepared and holds the page asked. */
-  find(group: TermGroup, offset: number, limit: number, countOnly: boolean): { total: number; docs: number[] } | undefined {
+  find(
+    group: TermGroup,
+    offset: number,
+    limit: number,
+    countOnly: boolean,
+  ): { total: number; docs: number[] } | undefined {
     if (this.#byKey.size === 0) return undefined
     const k = this.#byKey.get(groupKey(group))
     if (k === undefined) return undefined

@@ -5,7 +5,11 @@ import { COMPACTION_BUDGET, MAX_KEPT_ARENAS, arenasToKeep } from './previous-rec
 import { RecordIndex, toIndexQuery } from './record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotBuilderOptions } from './snapshot-builder.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 const info = { publishedAt: '2026-11-25T09:00:00.000Z' }
 /** Small arenas, so that the sample fills several (about ten records each). */
 const SMALL_ARENAS = { arenaBytes: 16 * 1024 }
@@ -23,7 +27,9 @@ const reload = (served: RecordIndex, records: readonly Fact[], options: Snapshot
 /** Everything a reader sees of a snapshot: each record's bytes and ETag in listing order, and some answers. */
 function seen(index: RecordIndex) {
   const records = [...index.inListingOrder()].map((entry) => [entry.etag, entry.bytes.toString('base64')])
-  const searches = ['vitesse', 'priorité à droite', 'permis'].map((q) => index.search(toIndexQuery({ q, limit: 20, offset: 0 })).results.map((r) => r.doc))
+  const searches = ['vitesse', 'priorité à droite', 'permis'].map((q) =>
+    index.search(toIndexQuery({ q, limit: 20, offset: 0 })).results.map((r) => r.doc),
+  )
   return { version: index.version, records, searches }
 }
 
@@ -37,7 +43,8 @@ describe('a reload over the served snapshot', () => {
     expect(served.arenaBytes.arenas).toBeGreaterThan(10)
     expect(next.arenaBytes).toEqual(served.arenaBytes)
     expect(next.sharedBytesWith(served)).toBe(served.arenaBytes.bytes)
-    for (const record of sample) expect(next.get(record.id)!.bytes.buffer).toBe(served.get(record.id)!.bytes.buffer)
+    for (const record of sample)
+      expect(next.get(record.id)!.bytes.buffer).toBe(served.get(record.id)!.bytes.buffer)
     expect(seen(next)).toEqual(seen(served))
   })
 
@@ -45,7 +52,10 @@ describe('a reload over the served snapshot', () => {
     const changed = new Set([sample[3]!.id, sample[100]!.id, sample[200]!.id])
     const gone = new Set([sample[7]!.id, sample[150]!.id])
     const added: Fact = { ...sample[0]!, id: 'fait-00000000000000aa', title: 'Un fait nouveau' }
-    const records = [...sample.filter((r) => !gone.has(r.id)).map((r) => (changed.has(r.id) ? retitled(r) : r)), added]
+    const records = [
+      ...sample.filter((r) => !gone.has(r.id)).map((r) => (changed.has(r.id) ? retitled(r) : r)),
+      added,
+    ]
     const next = reload(served, records)
     expect(seen(next)).toEqual(seen(new RecordIndex(build(records))))
     for (const record of records) {
@@ -58,9 +68,14 @@ describe('a reload over the served snapshot', () => {
   })
 
   it('lets go of an arena none of whose records is served any more', () => {
-    const firstArena = [...served.inListingOrder()].filter((entry) => entry.bytes.buffer === served.get(sample[0]!.id)!.bytes.buffer)
+    const firstArena = [...served.inListingOrder()].filter(
+      (entry) => entry.bytes.buffer === served.get(sample[0]!.id)!.bytes.buffer,
+    )
     const leaving = new Set(firstArena.map((entry) => entry.record.id))
-    const next = reload(served, sample.filter((r) => !leaving.has(r.id)))
+    const next = reload(
+      served,
+      sample.filter((r) => !leaving.has(r.id)),
+    )
     expect(next.arenaBytes.arenas).toBe(served.arenaBytes.arenas - 1)
     expect(next.sharedBytesWith(served)).toBe(next.arenaBytes.bytes)
   })
@@ -87,7 +102,10 @@ describe('a reload over the served snapshot', () => {
   it('builds the same in parts, each part reading the served snapshot', () => {
     const records = sample.map((r, i) => (i % 40 === 0 ? retitled(r) : r))
     const previous = served.previousRecords()
-    const [first, later] = [new SnapshotBuilder('reuse', { ...SMALL_ARENAS, previous }), new SnapshotBuilder('reuse', { ...SMALL_ARENAS, previous })]
+    const [first, later] = [
+      new SnapshotBuilder('reuse', { ...SMALL_ARENAS, previous }),
+      new SnapshotBuilder('reuse', { ...SMALL_ARENAS, previous }),
+    ]
     records.forEach((record, i) => (i < 130 ? first : later).add(record, `line ${i + 1}`))
     const part = later.part()
     first.absorb(structuredClone(part, { transfer: partTransferList(part) }))

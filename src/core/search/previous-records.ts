@@ -16,7 +16,10 @@
 import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
 
 /** The served snapshot, as a reload's build threads read it. */
-export type PreviousRecords = Pick<SnapshotData, 'byId' | 'idPrefix' | 'idHigh' | 'idLow' | 'etags' | 'recordArena' | 'recordStart' | 'recordLength'> & {
+export type PreviousRecords = Pick<
+  SnapshotData,
+  'byId' | 'idPrefix' | 'idHigh' | 'idLow' | 'etags' | 'recordArena' | 'recordStart' | 'recordLength'
+> & {
   /** How many arena numbers it uses. */
   arenaCount: number
   /** Per arena number: 1 when its records may stay where they are, 0 when they are written again. */
@@ -62,7 +65,18 @@ export function previousRecords(data: SnapshotData, arenaSizes: readonly number[
   const { recordArena, recordLength } = data
   for (let doc = 0; doc < data.count; doc++) live[recordArena[doc]!]! += recordLength[doc]!
   const { byId, idPrefix, idHigh, idLow, etags, recordStart } = data
-  return { byId, idPrefix, idHigh, idLow, etags, recordArena, recordStart, recordLength, arenaCount: arenaSizes.length, keep: arenasToKeep(arenaSizes, live) }
+  return {
+    byId,
+    idPrefix,
+    idHigh,
+    idLow,
+    etags,
+    recordArena,
+    recordStart,
+    recordLength,
+    arenaCount: arenaSizes.length,
+    keep: arenasToKeep(arenaSizes, live),
+  }
 }
 
 /**
@@ -70,7 +84,14 @@ export function previousRecords(data: SnapshotData, arenaSizes: readonly number[
  * `etags` from `etagAt`), in an arena it keeps; -1 when there is none (a new or changed record, or
  * one whose arena is compacted).
  */
-export function unchangedRecord(previous: PreviousRecords, prefix: number, high: number, low: number, etags: Uint8Array, etagAt: number): number {
+export function unchangedRecord(
+  previous: PreviousRecords,
+  prefix: number,
+  high: number,
+  low: number,
+  etags: Uint8Array,
+  etagAt: number,
+): number {
   const { byId, idPrefix, idHigh, idLow } = previous
   let [from, to] = [0, byId.length]
   while (from < to) {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { FactSchema, type Fact } from '../records/record.js'
 import { RecordIndex, searchKey, toIndexQuery } from './record-index.js'
 
-const records = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
+const records = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
 const index = RecordIndex.build({ records, publishedAt: '2026-11-20T09:00:00.000Z' })
 const idOf = (slug: string) => records.find((r) => r.url.endsWith(`/${slug}`))!.id
 const ids = (q: string | undefined, extra: { kind?: Fact['kind']; region?: 'france' } = {}) =>
@@ -50,9 +52,27 @@ describe('RecordIndex.search semantics', () => {
 
   it('lists without q by kind (spec order), then French title order, then id', () => {
     const listed = index.search(toIndexQuery({ limit: 50, offset: 0 })).results.map((e) => e.record)
-    expect(listed.map((r) => r.kind)).toEqual(['fact', 'fact', 'fact', 'expertise', 'organization', 'offer', 'person', 'article', 'lesson', 'lesson', 'lesson', 'page', 'tool'])
+    expect(listed.map((r) => r.kind)).toEqual([
+      'fact',
+      'fact',
+      'fact',
+      'expertise',
+      'organization',
+      'offer',
+      'person',
+      'article',
+      'lesson',
+      'lesson',
+      'lesson',
+      'page',
+      'tool',
+    ])
     const lessons = listed.filter((r) => r.kind === 'lesson').map((r) => r.title)
-    expect(lessons).toEqual(['La priorité à droite', 'Premiers secours : protéger, alerter, secourir', "S'insérer sur l'autoroute"])
+    expect(lessons).toEqual([
+      'La priorité à droite',
+      'Premiers secours : protéger, alerter, secourir',
+      "S'insérer sur l'autoroute",
+    ])
   })
 
   it('pages concatenate to the full result, without duplicates, in the same order twice', () => {
@@ -78,7 +98,8 @@ describe('RecordIndex.search semantics', () => {
 
 describe('RecordIndex', () => {
   it('serialises each record once, byte-equal to JSON.stringify of its validated form', () => {
-    for (const r of records) expect(index.get(r.id)!.bytes.toString()).toBe(JSON.stringify(FactSchema.parse(r)))
+    for (const r of records)
+      expect(index.get(r.id)!.bytes.toString()).toBe(JSON.stringify(FactSchema.parse(r)))
   })
   it('has a content version: equal records give equal versions, a change gives another', () => {
     expect(RecordIndex.build({ records: [...records].reverse() }).version).toBe(index.version)
@@ -102,13 +123,26 @@ describe('RecordIndex', () => {
 describe('RecordIndex.idsStartingWith', () => {
   const sorted = records.map((r) => r.id).sort()
   it('lists the ids that start with what was typed, in id order, up to max', () => {
-    for (const typed of ['', 'f', 'fait-', 'fait-6', 'expertise-', 'p', 'person-', sorted[3]!.slice(0, 9), sorted[5]!]) {
+    for (const typed of [
+      '',
+      'f',
+      'fait-',
+      'fait-6',
+      'expertise-',
+      'p',
+      'person-',
+      sorted[3]!.slice(0, 9),
+      sorted[5]!,
+    ]) {
       // A prefix order (brand, expertise-fait, fait, …) that sorts as the strings do: one range per prefix.
       expect(index.idsStartingWith(typed, 50), typed).toEqual(sorted.filter((id) => id.startsWith(typed)))
     }
-    expect(index.idsStartingWith('fait-', 2)).toEqual(sorted.filter((id) => id.startsWith('fait-')).slice(0, 2))
+    expect(index.idsStartingWith('fait-', 2)).toEqual(
+      sorted.filter((id) => id.startsWith('fait-')).slice(0, 2),
+    )
   })
   it('finds nothing for text no id can start with', () => {
-    for (const typed of ['fait-G', 'zzz', 'fait-0123456789abcdef0', 'FAIT-']) expect(index.idsStartingWith(typed, 10), typed).toEqual([])
+    for (const typed of ['fait-G', 'zzz', 'fait-0123456789abcdef0', 'FAIT-'])
+      expect(index.idsStartingWith(typed, 10), typed).toEqual([])
   })
 })

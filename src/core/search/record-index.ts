@@ -11,7 +11,15 @@ import { loadWordForms, type WordForms } from './forms.js'
 import { interpretQuery, type Interpretation, type PlannedWord } from './interpret.js'
 import { Lexicon } from './lexicon.js'
 import type { MatchMode } from './match-mode.js'
-import { PREPARE_DEFAULTS, PreparedAnswers, PreparedAnswersWriter, NO_PREPARED_ANSWERS, groupKey, type PrepareOptions, type PreparedAnswersData } from './prepared-answers.js'
+import {
+  PREPARE_DEFAULTS,
+  PreparedAnswers,
+  PreparedAnswersWriter,
+  NO_PREPARED_ANSWERS,
+  groupKey,
+  type PrepareOptions,
+  type PreparedAnswersData,
+} from './prepared-answers.js'
 import type { Ranking } from './match.js'
 import { ID_PREFIXES, SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
 import { previousRecords, type PreviousRecords } from './previous-records.js'
@@ -61,8 +69,22 @@ export type SearchPage = {
 }
 
 /** Search parameters as the index takes them. */
-export function toIndexQuery(input: { q?: string; kind?: Kind; region?: 'france'; match?: MatchMode; limit: number; offset: number }): IndexQuery {
-  return { q: input.q, kind: input.kind, region: input.region, match: input.match ?? 'all', limit: input.limit, offset: input.offset }
+export function toIndexQuery(input: {
+  q?: string
+  kind?: Kind
+  region?: 'france'
+  match?: MatchMode
+  limit: number
+  offset: number
+}): IndexQuery {
+  return {
+    q: input.q,
+    kind: input.kind,
+    region: input.region,
+    match: input.match ?? 'all',
+    limit: input.limit,
+    offset: input.offset,
+  }
 }
 
 /**
@@ -70,21 +92,27 @@ export function toIndexQuery(input: { q?: string; kind?: Kind; region?: 'france'
  * caches). `q` is kept as typed: the answer's interpretation shows the words as typed.
  */
 export function searchKey(query: IndexQuery): string {
-  return JSON.stringify([query.q ?? null, query.kind ?? '', query.region ?? '', query.match ?? 'all', query.limit, query.offset])
+  return JSON.stringify([
+    query.q ?? null,
+    query.kind ?? '',
+    query.region ?? '',
+    query.match ?? 'all',
+    query.limit,
+    query.offset,
+  ])
 }
 
 /** What the query side reads besides the index: the word-form exceptions and the alias table. */
 export type SearchVocabulary = { forms: WordForms; aliases: AliasTable }
 let bundledVocabulary: SearchVocabulary | undefined
 /** The bundled data/search files, read once per process. */
-export const bundledSearchVocabulary = (): SearchVocabulary => (bundledVocabulary ??= { forms: loadWordForms(), aliases: loadAliases() })
+export const bundledSearchVocabulary = (): SearchVocabulary =>
+  (bundledVocabulary ??= { forms: loadWordForms(), aliases: loadAliases() })
 
 /** Relaxed queries shown at most, when nothing matches. */
 const MAX_RELAXED = 5
 /** Relaxed queries are tried for queries of at most this many required words (each is one more search). */
 const MAX_RELAXED_WORDS = 8
-
-
 
 /** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
 /**
@@ -106,7 +134,8 @@ function heldArenas(data: SnapshotData, previous: readonly Buffer[] | undefined)
   all.forEach((arena, k) => {
     if (used[k] === 1) number[k] = held.push(arena) - 1
   })
-  if (held.length < all.length) for (let doc = 0; doc < data.count; doc++) recordArena[doc] = number[recordArena[doc]!]!
+  if (held.length < all.length)
+    for (let doc = 0; doc < data.count; doc++) recordArena[doc] = number[recordArena[doc]!]!
   data.arenas = held
   data.inherited = 0
   return held
@@ -143,13 +172,22 @@ export class RecordIndex {
    * `previous`: the snapshot a reload built this one beside, whose arenas hold this one's unchanged
    * records (`data.inherited`); required then. Arenas no record uses any more are let go here.
    */
-  constructor(data: SnapshotData, { vocabulary = bundledSearchVocabulary(), previous }: { vocabulary?: SearchVocabulary; previous?: RecordIndex } = {}) {
+  constructor(
+    data: SnapshotData,
+    {
+      vocabulary = bundledSearchVocabulary(),
+      previous,
+    }: { vocabulary?: SearchVocabulary; previous?: RecordIndex } = {},
+  ) {
     this.#data = data
     this.#arenas = heldArenas(data, previous === undefined ? undefined : previous.#arenas)
     this.version = data.version
     this.publishedAt = data.publishedAt
     this.snapshot = data.snapshot
-    this.countsByKind = Object.fromEntries(KINDS.map((k, i) => [k, data.countsByKind[i] ?? 0])) as Record<Kind, number>
+    this.countsByKind = Object.fromEntries(KINDS.map((k, i) => [k, data.countsByKind[i] ?? 0])) as Record<
+      Kind,
+      number
+    >
     this.#text = new TextIndex(data.text)
     this.#vocabulary = vocabulary
     this.#ranking = { tieRank: data.tieRank, rankClass: data.rankClass }
@@ -160,12 +198,17 @@ export class RecordIndex {
   static build(batch: RecordBatch, vocabulary?: SearchVocabulary): RecordIndex {
     const builder = new SnapshotBuilder('records')
     batch.records.forEach((record, i) => builder.add(record, `record ${i}`))
-    return new RecordIndex(builder.finish({ publishedAt: batch.publishedAt, snapshot: batch.snapshot }), { vocabulary })
+    return new RecordIndex(builder.finish({ publishedAt: batch.publishedAt, snapshot: batch.snapshot }), {
+      vocabulary,
+    })
   }
 
   /** What a reload's build reads of this snapshot to keep its unchanged records where they are. */
   previousRecords(): PreviousRecords {
-    return previousRecords(this.#data, this.#arenas.map((arena) => arena.length))
+    return previousRecords(
+      this.#data,
+      this.#arenas.map((arena) => arena.length),
+    )
   }
 
   /** Bytes of the arenas this snapshot holds, and how many (for tests and docs/scale.md). */
@@ -192,9 +235,14 @@ export class RecordIndex {
   entry(doc: number): IndexedRecord {
     const { recordArena, recordStart, recordLength, etags } = this.#data
     const arena = this.#arenas[recordArena[doc]!]
-    if (arena === undefined) throw new Error(`snapshot: record ${doc} is held by the previous snapshot, which was not given`)
+    if (arena === undefined)
+      throw new Error(`snapshot: record ${doc} is held by the previous snapshot, which was not given`)
     const start = recordStart[doc]!
-    return new IndexedRecord(doc, arena.subarray(start, start + recordLength[doc]!), `"${this.#etagBytes(doc, etags)}"`)
+    return new IndexedRecord(
+      doc,
+      arena.subarray(start, start + recordLength[doc]!),
+      `"${this.#etagBytes(doc, etags)}"`,
+    )
   }
 
   #etagBytes(doc: number, etags: Uint8Array): string {
@@ -286,15 +334,26 @@ export class RecordIndex {
   search(query: IndexQuery): SearchPage {
     if (query.q === undefined || queryTokens(query.q).length === 0) {
       const listing = this.#listing(query)
-      const interpretation = query.q === undefined ? undefined : { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
+      const interpretation =
+        query.q === undefined
+          ? undefined
+          : { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
       const page = listing.subarray(query.offset, query.offset + query.limit)
       return { total: listing.length, results: Array.from(page, (doc) => this.entry(doc)), interpretation }
     }
-    const plan = interpretQuery(query.q, { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (term) => this.#display(term) })
+    const plan = interpretQuery(query.q, {
+      lexicon: this.#words,
+      aliases: this.#vocabulary.aliases,
+      display: (term) => this.#display(term),
+    })
     if (query.match === 'best') return this.#bestMatch(plan.words, plan.interpretation, query)
     const hits = this.#match(plan.words, query, false)
     if (hits.total === 0) plan.interpretation.relaxed = this.#relaxed(plan.words, query)
-    return { total: hits.total, results: hits.docs.map((doc) => this.entry(doc)), interpretation: plan.interpretation }
+    return {
+      total: hits.total,
+      results: hits.docs.map((doc) => this.entry(doc)),
+      interpretation: plan.interpretation,
+    }
   }
 
   /**
@@ -309,26 +368,43 @@ export class RecordIndex {
       const hits = this.#match(words, query, false)
       answer = { ...hits, masks: hits.docs.map(() => 1), best: hits.total > 0 ? 1 : 0 }
     } else {
-      answer = this.#text.searchBest({ groups: words.map((w) => w.group), keep: this.#filter(query), offset: query.offset, limit: query.limit }, this.#ranking)
+      answer = this.#text.searchBest(
+        {
+          groups: words.map((w) => w.group),
+          keep: this.#filter(query),
+          offset: query.offset,
+          limit: query.limit,
+        },
+        this.#ranking,
+      )
     }
     const shown = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 1).map((w) => w.shown)
     const lacking = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 0).map((w) => w.shown)
     const results = answer.docs.map((doc) => this.entry(doc))
     interpretation.matched = shown(answer.best)
     interpretation.left_out = lacking(answer.best)
-    interpretation.missing = answer.masks.flatMap((mask, i) => (lacking(mask).length === 0 ? [] : [{ id: results[i]!.record.id, words: lacking(mask) }]))
+    interpretation.missing = answer.masks.flatMap((mask, i) =>
+      lacking(mask).length === 0 ? [] : [{ id: results[i]!.record.id, words: lacking(mask) }],
+    )
     return { total: answer.total, results, interpretation }
   }
 
   // Relevance: more required words in the title first ("title matches above text matches"), then
   // reference content before offers, tools and staff (rankClass), then BM25, then id.
-  #match(words: readonly PlannedWord[], query: IndexQuery, countOnly: boolean): { total: number; docs: number[] } {
+  #match(
+    words: readonly PlannedWord[],
+    query: IndexQuery,
+    countOnly: boolean,
+  ): { total: number; docs: number[] } {
     if (words.length === 1 && query.kind === undefined && query.region === undefined) {
       const prepared = this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly)
       if (prepared !== undefined) return prepared
     }
     const groups = words.map((w) => w.group)
-    return this.#text.search({ groups, keep: this.#filter(query), countOnly, offset: query.offset, limit: query.limit }, this.#ranking)
+    return this.#text.search(
+      { groups, keep: this.#filter(query), countOnly, offset: query.offset, limit: query.limit },
+      this.#ranking,
+    )
   }
 
   /** Broad one-word answers prepared (prepared-answers.ts). */
@@ -346,11 +422,18 @@ export class RecordIndex {
     if (this.size < minDocuments) return NO_PREPARED_ANSWERS
     const writer = new PreparedAnswersWriter()
     for (const term of this.#text.mostFrequent(Math.max(1, minDocuments), maxWords)) {
-      const plan = interpretQuery(this.#text.term(term), { lexicon: this.#words, aliases: this.#vocabulary.aliases, display: (t) => this.#text.term(t) })
+      const plan = interpretQuery(this.#text.term(term), {
+        lexicon: this.#words,
+        aliases: this.#vocabulary.aliases,
+        display: (t) => this.#text.term(t),
+      })
       if (plan.words.length !== 1) continue
       const key = groupKey(plan.words[0]!.group)
       if (writer.has(key)) continue
-      const { total, docs } = this.#text.search({ groups: [plan.words[0]!.group], keep: undefined, offset: 0, limit: depth }, this.#ranking)
+      const { total, docs } = this.#text.search(
+        { groups: [plan.words[0]!.group], keep: undefined, offset: 0, limit: depth },
+        this.#ranking,
+      )
       writer.add(key, total, docs)
     }
     return writer.done()
@@ -361,7 +444,11 @@ export class RecordIndex {
     if (words.length < 2 || words.length > MAX_RELAXED_WORDS) return []
     const relaxed = words.map((without, i) => {
       const rest = words.filter((_, j) => j !== i)
-      return { without: without.shown, q: rest.map((w) => w.shown).join(' '), total: this.#match(rest, query, true).total }
+      return {
+        without: without.shown,
+        q: rest.map((w) => w.shown).join(' '),
+        total: this.#match(rest, query, true).total,
+      }
     })
     return relaxed
       .filter((r) => r.total > 0)
@@ -380,11 +467,14 @@ export class RecordIndex {
       let typed: string | undefined
       for (const doc of this.#text.firstDocuments(term, 8)) {
         const { title, body } = searchedText(this.entry(doc).record)
-        const spellings = [...queryTokens(title), ...queryTokens(body)].filter((t) => t.word === word).map((t) => t.typed)
+        const spellings = [...queryTokens(title), ...queryTokens(body)]
+          .filter((t) => t.word === word)
+          .map((t) => t.typed)
         typed = spellings.find((t) => fold(t) === word) ?? typed ?? spellings[0]
         if (typed !== undefined && fold(typed) === word) break
       }
-      shown = typed === undefined || typed === typed.toUpperCase() ? (typed ?? word) : typed.toLocaleLowerCase('fr')
+      shown =
+        typed === undefined || typed === typed.toUpperCase() ? (typed ?? word) : typed.toLocaleLowerCase('fr')
       this.#displayed.set(term, shown)
     }
     return shown

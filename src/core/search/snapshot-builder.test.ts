@@ -6,7 +6,11 @@ import { SnapshotBuilder, partTransferList, type SnapshotPart } from './snapshot
 import { BUILT_COLUMNS, COLUMNS, SHARED_COLUMNS, SNAPSHOT_COLUMNS } from './snapshot-columns.js'
 import { transferList, type SnapshotData } from './snapshot-data.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 const info = { publishedAt: '2026-11-24T09:00:00.000Z' }
 
 /** A part as it arrives from another thread: a structured clone, its buffers transferred. */
@@ -46,16 +50,20 @@ function messageOf(build: () => unknown): string {
 }
 
 describe('a snapshot built in parts', () => {
-  it.each([[[1]], [[132]], [[50, 51, 200]], [[0, 264]]])('equals the snapshot built whole (cut at %j)', (cuts) => {
-    const inParts = buildInParts(sample, cuts).finish(info)
-    const whole = buildWhole(sample).finish(info)
-    // The same bytes, in one arena per part.
-    expect(inParts.arenas).toHaveLength(cuts.length + 1)
-    expect(Buffer.concat(inParts.arenas).equals(Buffer.concat(whole.arenas))).toBe(true)
-    for (let doc = 0; doc < whole.count; doc++) expect(recordBytes(inParts, doc).equals(recordBytes(whole, doc))).toBe(true)
-    const placeless = (data: SnapshotData) => ({ ...data, arenas: [], recordArena: [], recordStart: [] })
-    expect(placeless(inParts)).toEqual(placeless(whole))
-  })
+  it.each([[[1]], [[132]], [[50, 51, 200]], [[0, 264]]])(
+    'equals the snapshot built whole (cut at %j)',
+    (cuts) => {
+      const inParts = buildInParts(sample, cuts).finish(info)
+      const whole = buildWhole(sample).finish(info)
+      // The same bytes, in one arena per part.
+      expect(inParts.arenas).toHaveLength(cuts.length + 1)
+      expect(Buffer.concat(inParts.arenas).equals(Buffer.concat(whole.arenas))).toBe(true)
+      for (let doc = 0; doc < whole.count; doc++)
+        expect(recordBytes(inParts, doc).equals(recordBytes(whole, doc))).toBe(true)
+      const placeless = (data: SnapshotData) => ({ ...data, arenas: [], recordArena: [], recordStart: [] })
+      expect(placeless(inParts)).toEqual(placeless(whole))
+    },
+  )
 
   it('reports the problems of every part in source order, with their lines', () => {
     const records: unknown[] = sample.map((r) => ({ ...r }))
@@ -93,7 +101,11 @@ describe('a snapshot built in parts', () => {
   it('serves the right bytes when a part holds no record (its arena unused, let go and the others renumbered)', () => {
     const records = sample.slice(0, 40)
     const builder = new SnapshotBuilder('parts')
-    for (const [from, to] of [[0, 20], [20, 20], [20, 40]] as const) {
+    for (const [from, to] of [
+      [0, 20],
+      [20, 20],
+      [20, 40],
+    ] as const) {
       const part = new SnapshotBuilder('parts')
       for (let i = from; i < to; i++) part.add(records[i], `line ${i + 1}`)
       builder.absorb(sent(part.part()))
@@ -113,7 +125,8 @@ describe('the columns of a snapshot (snapshot-columns.ts)', () => {
     const part = buildWhole(sample.slice(0, 100)).part()
     for (const name of BUILT_COLUMNS) expect([name, part[name].length]).toEqual([name, 100 * widthOf(name)])
     const data = buildWhole(sample).finish(info)
-    for (const name of SNAPSHOT_COLUMNS) expect([name, data[name].length]).toEqual([name, data.count * widthOf(name)])
+    for (const name of SNAPSHOT_COLUMNS)
+      expect([name, data[name].length]).toEqual([name, data.count * widthOf(name)])
   })
 
   it('go to another thread whole: transferred, or in shared memory (those a reload reads)', () => {
@@ -122,10 +135,15 @@ describe('the columns of a snapshot (snapshot-columns.ts)', () => {
     for (const name of SNAPSHOT_COLUMNS) {
       const { buffer } = data[name]
       const shared = buffer instanceof SharedArrayBuffer
-      expect([name, shared, transferred.includes(buffer as ArrayBuffer)]).toEqual([name, isShared(name), !shared])
+      expect([name, shared, transferred.includes(buffer as ArrayBuffer)]).toEqual([
+        name,
+        isShared(name),
+        !shared,
+      ])
     }
     const part = buildWhole(sample.slice(0, 100)).part()
     const partTransferred = partTransferList(part)
-    for (const name of BUILT_COLUMNS) expect([name, partTransferred.includes(part[name].buffer as ArrayBuffer)]).toEqual([name, true])
+    for (const name of BUILT_COLUMNS)
+      expect([name, partTransferred.includes(part[name].buffer as ArrayBuffer)]).toEqual([name, true])
   })
 })

@@ -12,7 +12,15 @@ import { RecordValidator, type CheckedRecord, type ValidationProblems } from '..
 import { Growable, pageBacked } from './growable.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
 import { unchangedRecord, type PreviousRecords } from './previous-records.js'
-import { BUILT_COLUMNS, ETAG_LENGTH, appendColumns, builtColumns, columnBuilders, snapshotColumns, type BuiltColumns } from './snapshot-columns.js'
+import {
+  BUILT_COLUMNS,
+  ETAG_LENGTH,
+  appendColumns,
+  builtColumns,
+  columnBuilders,
+  snapshotColumns,
+  type BuiltColumns,
+} from './snapshot-columns.js'
 import { ARENA_BYTES, ownBuffers, type SnapshotData, type TextIndexData } from './snapshot-data.js'
 import { TextIndexBuilder, mergeTextParts, type TextIndexPart } from './text-index-builder.js'
 
@@ -93,8 +101,17 @@ export type SnapshotPart = BuiltColumns & {
 export function partTransferList(part: SnapshotPart): ArrayBuffer[] {
   const { text } = part
   const arrays = [
-    part.orders.byId, part.orders.order, part.orders.byUrl, ...part.arenas, ...BUILT_COLUMNS.map((name) => part[name]),
-    text.frequency, text.termStart, text.postings, text.lastDoc, text.titleLength, text.bodyLength,
+    part.orders.byId,
+    part.orders.order,
+    part.orders.byUrl,
+    ...part.arenas,
+    ...BUILT_COLUMNS.map((name) => part[name]),
+    text.frequency,
+    text.termStart,
+    text.postings,
+    text.lastDoc,
+    text.titleLength,
+    text.bodyLength,
   ]
   return ownBuffers(arrays.map((a) => a.buffer))
 }
@@ -151,7 +168,8 @@ export class SnapshotBuilder {
    * JSON text it was parsed from, kept as its bytes when it is the record's canonical JSON.
    */
   add(value: unknown, where: string, text?: RecordText): void {
-    if (this.#own !== undefined) throw new Error('snapshot builder: a record added after its own records were sealed')
+    if (this.#own !== undefined)
+      throw new Error('snapshot builder: a record added after its own records were sealed')
     const checked = this.#validator.check(value, where)
     if (checked === undefined || this.#validator.failed) return // once anything failed, nothing will be served: only validate
     const { record } = checked
@@ -185,11 +203,18 @@ export class SnapshotBuilder {
    * is the text the record was read from when that is canonical (its bytes copied when the source
    * read bytes), else the record serialised.
    */
-  #store({ record, measure }: CheckedRecord, text: RecordText | undefined, prefix: number, high: number, low: number): void {
+  #store(
+    { record, measure }: CheckedRecord,
+    text: RecordText | undefined,
+    prefix: number,
+    high: number,
+    low: number,
+  ): void {
     let current = this.#arenas.at(-1)!
     if (current.length >= this.#arenaBytes) this.#arenas.push((current = new Growable('u8')))
     const canonical = text !== undefined && isCanonicalJson(text.json, measure)
-    const bytes = canonical && text.bytes !== undefined ? canonicalBytes(text.bytes, text.start, text.end) : undefined
+    const bytes =
+      canonical && text.bytes !== undefined ? canonicalBytes(text.bytes, text.start, text.end) : undefined
     const json = bytes !== undefined ? '' : canonical ? text.json : JSON.stringify(record)
     const arena = this.#writable(current, bytes?.length ?? json.length * 3) // UTF-8 takes at most 3 bytes per UTF-16 unit
     const start = current.length
@@ -200,7 +225,10 @@ export class SnapshotBuilder {
     const etag = hash('sha256', arena.subarray(start, start + written), 'base64url')
     this.#writable(etags, ETAG_LENGTH).write(etag, etagAt, ETAG_LENGTH, 'latin1')
     etags.length += ETAG_LENGTH
-    const kept = this.#previous === undefined ? -1 : unchangedRecord(this.#previous, prefix, high, low, etags.values, etagAt)
+    const kept =
+      this.#previous === undefined
+        ? -1
+        : unchangedRecord(this.#previous, prefix, high, low, etags.values, etagAt)
     if (kept >= 0) {
       const previous = this.#previous!
       recordArena.push(previous.recordArena[kept]!)
@@ -219,7 +247,8 @@ export class SnapshotBuilder {
     array.reserve(count)
     const memory = array.values.buffer
     let view = this.#views.get(array)
-    if (view === undefined || view.byteLength !== memory.byteLength) this.#views.set(array, (view = Buffer.from(memory, 0, memory.byteLength)))
+    if (view === undefined || view.byteLength !== memory.byteLength)
+      this.#views.set(array, (view = Buffer.from(memory, 0, memory.byteLength)))
     return view
   }
 
@@ -269,11 +298,16 @@ export class SnapshotBuilder {
       for (let i = 0; i < docs.length; i++) out[i] = docs[i]! + first
       return out
     }
-    this.#laterOrders.push({ byId: shifted(part.orders.byId), order: shifted(part.orders.order), byUrl: shifted(part.orders.byUrl) })
+    this.#laterOrders.push({
+      byId: shifted(part.orders.byId),
+      order: shifted(part.orders.order),
+      byUrl: shifted(part.orders.byUrl),
+    })
     // The part's own arenas follow those before it: its arena numbers from `inherited` on shift to their place.
     const inherited = this.#inherited
     const shift = this.#arenas.length + this.#laterArenas.length
-    for (const arena of part.recordArena) this.#columns.recordArena.push(arena < inherited ? arena : arena + shift)
+    for (const arena of part.recordArena)
+      this.#columns.recordArena.push(arena < inherited ? arena : arena + shift)
     this.#laterArenas.push(...part.arenas)
     appendColumns(this.#columns, part, ['recordArena'])
     if (first === 0) this.#placeKind = part.placeKind
@@ -293,15 +327,24 @@ export class SnapshotBuilder {
     const keys = this.#orderKeys()
     const own = this.#own!
     const runs = [own.orders, ...this.#laterOrders.splice(0)]
-    const byId = mergeRuns(runs.map((r) => r.byId), keys.byId)
+    const byId = mergeRuns(
+      runs.map((r) => r.byId),
+      keys.byId,
+    )
     this.#checkDuplicates(byId, built)
     this.#validator.finish(info.origin)
     const tieRank = pageBacked(Uint32Array, count)
     for (let rank = 0; rank < count; rank++) tieRank[byId[rank]!] = rank
-    const order = mergeRuns(runs.map((r) => r.order), keys.listing)
+    const order = mergeRuns(
+      runs.map((r) => r.order),
+      keys.listing,
+    )
     this.#titles.length = 0
     this.#titleKeys.length = 0
-    const byUrl = mergeRuns(runs.map((r) => r.byUrl), keys.byUrl)
+    const byUrl = mergeRuns(
+      runs.map((r) => r.byUrl),
+      keys.byUrl,
+    )
     // What a later reload reads of this snapshot is copied to shared memory here (previous-records.ts).
     const columns = snapshotColumns(built, { tieRank, order, byId, byUrl })
     // The version hashes the records' ETags in listing order: equal records give equal versions on
@@ -309,7 +352,9 @@ export class SnapshotBuilder {
     // One update of the ETags laid in listing order: an update per record was 0.7 µs each.
     const { etags } = columns
     const ordered = Buffer.allocUnsafe(count * ETAG_LENGTH)
-    for (let k = 0, to = 0; k < count; k++) for (let from = order[k]! * ETAG_LENGTH, end = from + ETAG_LENGTH; from < end; ) ordered[to++] = etags[from++]!
+    for (let k = 0, to = 0; k < count; k++)
+      for (let from = order[k]! * ETAG_LENGTH, end = from + ETAG_LENGTH; from < end;)
+        ordered[to++] = etags[from++]!
     const version = createHash('sha256').update(ordered)
     return {
       ...columns,
@@ -328,10 +373,22 @@ export class SnapshotBuilder {
     // The keys made when sealing and by the absorbed parts, once they cover every title.
     const titleKeys = this.#titleKeys.length === this.#titles.length ? this.#titleKeys : undefined
     const { kinds, idPrefix, idHigh, idLow, urlHigh, urlLow } = this.#columns
-    return new OrderKeys(kinds.done(), this.#titles, idPrefix.done(), idHigh.done(), idLow.done(), urlHigh.done(), urlLow.done(), titleKeys)
+    return new OrderKeys(
+      kinds.done(),
+      this.#titles,
+      idPrefix.done(),
+      idHigh.done(),
+      idLow.done(),
+      urlHigh.done(),
+      urlLow.done(),
+      titleKeys,
+    )
   }
 
-  #checkDuplicates(byId: Uint32Array, { idPrefix: prefix, idHigh: high, idLow: low, place }: BuiltColumns): void {
+  #checkDuplicates(
+    byId: Uint32Array,
+    { idPrefix: prefix, idHigh: high, idLow: low, place }: BuiltColumns,
+  ): void {
     for (let i = 1; i < byId.length; i++) {
       const [a, b] = [byId[i - 1]!, byId[i]!]
       if (prefix[a] !== prefix[b] || high[a] !== high[b] || low[a] !== low[b]) continue

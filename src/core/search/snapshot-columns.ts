@@ -106,15 +106,21 @@ export function builtColumns(builders: ColumnBuilders): BuiltColumns {
 }
 
 /** Appends a later part's values to the builders', every column but those of `except` (which the caller appends as they must be). */
-export function appendColumns(builders: ColumnBuilders, later: BuiltColumns, except: readonly BuiltColumnName[]): void {
-  for (const name of BUILT_COLUMNS) if (!except.includes(name)) (builders[name] as AnyBuilder).append(later[name])
+export function appendColumns(
+  builders: ColumnBuilders,
+  later: BuiltColumns,
+  except: readonly BuiltColumnName[],
+): void {
+  for (const name of BUILT_COLUMNS)
+    if (!except.includes(name)) (builders[name] as AnyBuilder).append(later[name])
 }
 
 /** A snapshot's columns: the built ones and those `finish` made, the shared ones copied to shared memory. */
 export function snapshotColumns(built: BuiltColumns, finished: FinishedColumns): SnapshotColumns {
   const all: Record<string, AnyArray> = { ...built, ...finished }
   const columns: Partial<Record<SnapshotColumnName, AnyArray>> = {}
-  for (const name of SNAPSHOT_COLUMNS) columns[name] = has(name, 'shared') ? inSharedMemory(all[name]!) : all[name]!
+  for (const name of SNAPSHOT_COLUMNS)
+    columns[name] = has(name, 'shared') ? inSharedMemory(all[name]!) : all[name]!
   return columns as SnapshotColumns
 }
 

@@ -58,14 +58,21 @@ export type SnapshotData = SnapshotColumns & {
 export function transferList(data: SnapshotData): ArrayBuffer[] {
   const { text } = data
   const arrays = [
-    ...data.arenas, ...SNAPSHOT_COLUMNS.map((name) => data[name]),
-    text.frequency, text.termStart, text.postings, text.titleLength, text.bodyLength,
+    ...data.arenas,
+    ...SNAPSHOT_COLUMNS.map((name) => data[name]),
+    text.frequency,
+    text.termStart,
+    text.postings,
+    text.titleLength,
+    text.bodyLength,
   ]
-  return ownBuffers([...arrays.map((a) => a.buffer), ...(data.prepared ? preparedTransferList(data.prepared) : [])])
+  return ownBuffers([
+    ...arrays.map((a) => a.buffer),
+    ...(data.prepared ? preparedTransferList(data.prepared) : []),
+  ])
 }
 
 /** The distinct buffers among `buffers` that can be transferred (not shared memory). */
 export function ownBuffers(buffers: readonly ArrayBufferLike[]): ArrayBuffer[] {
   return [...new Set(buffers.filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer)))]
 }
-

@@ -20,7 +20,8 @@ function keys(count: number, seed: string): OrderKeys {
 }
 
 /** Documents [from, to) sorted by comparisons alone. */
-const compared = (from: number, to: number, compare: Compare) => Array.from({ length: to - from }, (_, i) => from + i).sort(compare)
+const compared = (from: number, to: number, compare: Compare) =>
+  Array.from({ length: to - from }, (_, i) => from + i).sort(compare)
 
 describe('OrderKeys.sorted', () => {
   it.each([
@@ -28,13 +29,16 @@ describe('OrderKeys.sorted', () => {
     [500, 0, 500],
     [3_000, 1_000, 3_000],
     [20_000, 7, 19_000],
-  ])('gives the comparisons’ orders, ties in the first 32 bits included (%i documents, [%i, %i))', (count, from, to) => {
-    const orderKeys = keys(count, `orders ${count}`)
-    const { byId, byUrl, order } = orderKeys.sorted(from, to)
-    expect([...byId]).toEqual(compared(from, to, orderKeys.byId))
-    expect([...byUrl]).toEqual(compared(from, to, orderKeys.byUrl))
-    expect([...order]).toEqual(compared(from, to, orderKeys.listing))
-  })
+  ])(
+    'gives the comparisons’ orders, ties in the first 32 bits included (%i documents, [%i, %i))',
+    (count, from, to) => {
+      const orderKeys = keys(count, `orders ${count}`)
+      const { byId, byUrl, order } = orderKeys.sorted(from, to)
+      expect([...byId]).toEqual(compared(from, to, orderKeys.byId))
+      expect([...byUrl]).toEqual(compared(from, to, orderKeys.byUrl))
+      expect([...order]).toEqual(compared(from, to, orderKeys.listing))
+    },
+  )
 
   it('orders an empty range', () => {
     const { byId, byUrl, order } = keys(10, 'empty').sorted(4, 4)

@@ -27,7 +27,10 @@ export class OrderKeys {
 
   /** Ids' byte order (ties, only between duplicates, by document). */
   readonly byId: Compare = (a, b) =>
-    this.idPrefix[a]! - this.idPrefix[b]! || this.idHigh[a]! - this.idHigh[b]! || this.idLow[a]! - this.idLow[b]! || a - b
+    this.idPrefix[a]! - this.idPrefix[b]! ||
+    this.idHigh[a]! - this.idHigh[b]! ||
+    this.idLow[a]! - this.idLow[b]! ||
+    a - b
 
   /** The titles' collation keys (title-order.ts), made on the listing's first comparison. */
   #titleKeys: (string | undefined)[] | undefined
@@ -40,10 +43,15 @@ export class OrderKeys {
   /** The listing: kind (spec order), title (French collation), id. */
   readonly listing: Compare = (a, b) => {
     const keys = this.titleKeys()
-    return this.kinds[a]! - this.kinds[b]! || compareTitles(this.titles[a]!, keys[a], this.titles[b]!, keys[b]) || this.byId(a, b)
+    return (
+      this.kinds[a]! - this.kinds[b]! ||
+      compareTitles(this.titles[a]!, keys[a], this.titles[b]!, keys[b]) ||
+      this.byId(a, b)
+    )
   }
 
-  readonly byUrl: Compare = (a, b) => this.urlHigh[a]! - this.urlHigh[b]! || this.urlLow[a]! - this.urlLow[b]! || a - b
+  readonly byUrl: Compare = (a, b) =>
+    this.urlHigh[a]! - this.urlHigh[b]! || this.urlLow[a]! - this.urlLow[b]! || a - b
 
   /** Documents [from, to) in each order. */
   sorted(from: number, to: number): Orders {
@@ -55,9 +63,18 @@ export class OrderKeys {
       return sorted
     }
     // Ids and urls are numbers: sorted natively by their first 32 (or 35) bits, the collator's order by comparisons.
-    const byId = sortedByMajor(from, to, (doc) => this.idPrefix[doc]! * 2 ** 32 + this.idHigh[doc]!, this.byId)
+    const byId = sortedByMajor(
+      from,
+      to,
+      (doc) => this.idPrefix[doc]! * 2 ** 32 + this.idHigh[doc]!,
+      this.byId,
+    )
     const byUrl = sortedByMajor(from, to, (doc) => this.urlHigh[doc]!, this.byUrl)
-    return { byId: byId ?? sortedBy(this.byId), order: sortedBy(this.listing), byUrl: byUrl ?? sortedBy(this.byUrl) }
+    return {
+      byId: byId ?? sortedBy(this.byId),
+      order: sortedBy(this.listing),
+      byUrl: byUrl ?? sortedBy(this.byUrl),
+    }
   }
 }
 
@@ -73,7 +90,12 @@ const DOC_BITS = 29
  * 20–25 ms per order, the native sort 3. Undefined when the numbers cannot be packed (more than
  * 2^29 documents, a big-endian machine): the caller sorts by comparisons.
  */
-function sortedByMajor(from: number, to: number, major: (doc: number) => number, compare: Compare): Uint32Array | undefined {
+function sortedByMajor(
+  from: number,
+  to: number,
+  major: (doc: number) => number,
+  compare: Compare,
+): Uint32Array | undefined {
   const count = to - from
   if (!LITTLE_ENDIAN || count >= 2 ** DOC_BITS) return undefined
   const packed = new BigUint64Array(count)
@@ -87,8 +109,9 @@ function sortedByMajor(from: number, to: number, major: (doc: number) => number,
   const sorted = pageBacked(Uint32Array, count)
   for (let i = 0; i < count; i++) sorted[i] = from + (words[2 * i]! & (2 ** DOC_BITS - 1))
   // Runs of one major key (equal bits above the document's): ordered by the document so far, by `compare` now.
-  const sameMajor = (i: number, j: number) => words[2 * i + 1] === words[2 * j + 1] && words[2 * i]! >>> DOC_BITS === words[2 * j]! >>> DOC_BITS
-  for (let start = 0; start < count; ) {
+  const sameMajor = (i: number, j: number) =>
+    words[2 * i + 1] === words[2 * j + 1] && words[2 * i]! >>> DOC_BITS === words[2 * j]! >>> DOC_BITS
+  for (let start = 0; start < count;) {
     let end = start + 1
     while (end < count && sameMajor(end, start)) end++
     if (end - start > 1) sorted.subarray(start, end).sort(compare)
@@ -118,7 +141,8 @@ export function mergeRuns(runs: Uint32Array[], compare: Compare): Uint32Array {
 function mergeTwo(first: Uint32Array, second: Uint32Array, compare: Compare): Uint32Array {
   const out = pageBacked(Uint32Array, first.length + second.length)
   let [i, j, k] = [0, 0, 0]
-  while (i < first.length && j < second.length) out[k++] = compare(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!
+  while (i < first.length && j < second.length)
+    out[k++] = compare(first[i]!, second[j]!) <= 0 ? first[i++]! : second[j++]!
   while (i < first.length) out[k++] = first[i++]!
   while (j < second.length) out[k++] = second[j++]!
   return out

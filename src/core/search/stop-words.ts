@@ -19,11 +19,76 @@ import { z } from 'zod'
 import { foldPlural, tokenize } from './tokenize.js'
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'au', 'aux', 'avec', 'ce', 'ces', 'cet', 'cette', 'd', 'dans', 'de', 'des', 'du', 'elle', 'elles', 'en',
-  'est', 'et', 'il', 'ils', 'je', 'jusqu', 'l', 'la', 'le', 'les', 'leur', 'leurs', 'lorsqu', 'ma', 'mais', 'me',
-  'mes', 'mon', 'ne', 'ni', 'nos', 'notre', 'nous', 'on', 'ou', 'par', 'pas', 'pour', 'puisqu', 'qu', 'que',
-  'quel', 'quelle', 'quelles', 'quels', 'qui', 'sa', 'se', 'ses', 'son', 'sont', 'sur', 'ta', 'te', 'tes', 'toi',
-  'ton', 'tu', 'un', 'une', 'vos', 'votre', 'vous', 'y',
+  'a',
+  'au',
+  'aux',
+  'avec',
+  'ce',
+  'ces',
+  'cet',
+  'cette',
+  'd',
+  'dans',
+  'de',
+  'des',
+  'du',
+  'elle',
+  'elles',
+  'en',
+  'est',
+  'et',
+  'il',
+  'ils',
+  'je',
+  'jusqu',
+  'l',
+  'la',
+  'le',
+  'les',
+  'leur',
+  'leurs',
+  'lorsqu',
+  'ma',
+  'mais',
+  'me',
+  'mes',
+  'mon',
+  'ne',
+  'ni',
+  'nos',
+  'notre',
+  'nous',
+  'on',
+  'ou',
+  'par',
+  'pas',
+  'pour',
+  'puisqu',
+  'qu',
+  'que',
+  'quel',
+  'quelle',
+  'quelles',
+  'quels',
+  'qui',
+  'sa',
+  'se',
+  'ses',
+  'son',
+  'sont',
+  'sur',
+  'ta',
+  'te',
+  'tes',
+  'toi',
+  'ton',
+  'tu',
+  'un',
+  'une',
+  'vos',
+  'votre',
+  'vous',
+  'y',
 ])
 
 const reason = z.string().min(10)
@@ -55,12 +120,16 @@ export class Fillers {
     this.version = file.version
     for (const entry of file.words) {
       for (const word of entry.words) this.#words.add(oneWord(word))
-      for (const [word, after] of Object.entries(entry.unless_after ?? {})) this.#keptAfter.set(oneWord(word), new Set(after.map(oneWord)))
+      for (const [word, after] of Object.entries(entry.unless_after ?? {}))
+        this.#keptAfter.set(oneWord(word), new Set(after.map(oneWord)))
     }
     for (const { phrases } of file.phrases) {
       for (const phrase of phrases) {
         const words = tokenize(phrase)
-        if (words.length < 2) throw new Error(`fillers: the phrase "${phrase}" has fewer than two words; list a single word under "words"`)
+        if (words.length < 2)
+          throw new Error(
+            `fillers: the phrase "${phrase}" has fewer than two words; list a single word under "words"`,
+          )
         this.#phrases.push(words)
       }
     }
@@ -73,7 +142,9 @@ export class Fillers {
 
   /** For each folded word of a query, whether it is ignored: a filler word, or covered by a filler phrase. */
   ignoredIn(words: readonly string[]): boolean[] {
-    const ignored = words.map((word, i) => this.isIgnorable(word) && !(this.#keptAfter.get(word)?.has(words[i - 1] ?? '') ?? false))
+    const ignored = words.map(
+      (word, i) => this.isIgnorable(word) && !(this.#keptAfter.get(word)?.has(words[i - 1] ?? '') ?? false),
+    )
     for (let at = 0; at < words.length; at++) {
       for (const phrase of this.#phrases) {
         if (phrase.every((w, i) => words[at + i] === w)) phrase.forEach((_, i) => (ignored[at + i] = true))

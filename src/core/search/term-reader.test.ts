@@ -5,7 +5,11 @@ import { searchedText } from './snapshot-builder.js'
 import { TermReader } from './term-reader.js'
 import { tokenize } from './tokenize.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 
 function wordsRead(reader: TermReader, text: string): string[] {
   const count = reader.read(text)
@@ -16,7 +20,8 @@ it('reads every text of the sample word for word as tokenize does', () => {
   const reader = new TermReader()
   for (const record of sample) {
     const { title, body } = searchedText(record)
-    for (const text of [title, body, JSON.stringify(record)]) expect(wordsRead(reader, text)).toEqual(tokenize(text))
+    for (const text of [title, body, JSON.stringify(record)])
+      expect(wordsRead(reader, text)).toEqual(tokenize(text))
   }
 })
 

@@ -29,7 +29,8 @@ const UNIT_CLASS = new Uint32Array(0x10000)
 
 const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff
 /** The class of a folded unit that is one BMP character. */
-const classOf = (unit: number): number => (!isSurrogate(unit) && isWordChar(unit) ? WORD + unit : SEPARATOR + unit)
+const classOf = (unit: number): number =>
+  !isSurrogate(unit) && isWordChar(unit) ? WORD + unit : SEPARATOR + unit
 for (let c = 0; c < 0x80; c++) UNIT_CLASS[c] = classOf(c >= 0x41 && c <= 0x5a ? c + 0x20 : c) // ASCII: lower case
 
 /** A cut word's entry: its term number times two, plus one when it is an elision before an apostrophe. */
@@ -121,7 +122,8 @@ export class TermReader {
     if ((entry & ELISION) !== 0) {
       if (isApostrophe(separator)) return
       // Interned at its first use as a word: an elision only ever seen before an apostrophe is no term.
-      if (entry >> 1 === NO_TERM) this.#cutEntries[index] = entry = this.intern(foldPlural(this.#cutWords[index]!)) * 2 + ELISION
+      if (entry >> 1 === NO_TERM)
+        this.#cutEntries[index] = entry = this.intern(foldPlural(this.#cutWords[index]!)) * 2 + ELISION
     }
     if (this.#count === this.ids.length) this.ids = grown(this.ids)
     this.ids[this.#count++] = entry >> 1
@@ -159,7 +161,8 @@ export class TermReader {
     this.#cutUnits.set(this.#unit.subarray(0, length), start)
     this.#cutUnitsLength += length
     let word = ''
-    for (let k = 0; k < length; k += 4096) word += String.fromCharCode(...this.#unit.subarray(k, Math.min(length, k + 4096)))
+    for (let k = 0; k < length; k += 4096)
+      word += String.fromCharCode(...this.#unit.subarray(k, Math.min(length, k + 4096)))
     this.#cutWords.push(word)
     this.#cutStart[index] = start
     this.#cutLength[index] = length
@@ -197,4 +200,3 @@ export class TermReader {
     return id
   }
 }
-

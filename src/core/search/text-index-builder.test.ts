@@ -6,7 +6,11 @@ import { searchedText } from './snapshot-builder.js'
 import { TextIndexBuilder, mergeTextParts, type TextIndexPart } from './text-index-builder.js'
 import { tokenize } from './tokenize.js'
 
-const sample = (JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: Fact[] }).records
+const sample = (
+  JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
+    records: Fact[]
+  }
+).records
 const texts = sample.map(searchedText)
 
 function build(records: typeof texts, options?: { chunkPostings?: number }): TextIndexPart {
@@ -42,7 +46,18 @@ it.each([1, 97, 5_000])('builds the same index when its log is cut every %i post
 
 it('merges parts into the index of the whole, whatever words each part met first', () => {
   const whole = build(texts)
-  const merged = mergeTextParts([build(texts.slice(0, 100), { chunkPostings: 300 }), build(texts.slice(100, 101)), build(texts.slice(101))])
+  const merged = mergeTextParts([
+    build(texts.slice(0, 100), { chunkPostings: 300 }),
+    build(texts.slice(100, 101)),
+    build(texts.slice(101)),
+  ])
   expect(postingsByTerm(merged)).toEqual(postingsByTerm(whole))
-  expect({ ...merged, terms: [], frequency: [], termStart: [], postings: [], lastDoc: [] }).toEqual({ ...whole, terms: [], frequency: [], termStart: [], postings: [], lastDoc: [] })
+  expect({ ...merged, terms: [], frequency: [], termStart: [], postings: [], lastDoc: [] }).toEqual({
+    ...whole,
+    terms: [],
+    frequency: [],
+    termStart: [],
+    postings: [],
+    lastDoc: [],
+  })
 })

@@ -59,7 +59,11 @@ export class TextIndexBuilder {
     const touched = this.#touched
     const at = this.#logTerm.length
     for (const log of [this.#logTerm, this.#logTitleTf, this.#logBodyTf]) log.reserve(touched.length)
-    const [logTerm, logTitleTf, logBodyTf] = [this.#logTerm.values, this.#logTitleTf.values, this.#logBodyTf.values]
+    const [logTerm, logTitleTf, logBodyTf] = [
+      this.#logTerm.values,
+      this.#logTitleTf.values,
+      this.#logBodyTf.values,
+    ]
     const [titleCounts, bodyCounts] = [this.#titleCounts, this.#bodyCounts]
     for (let k = 0; k < touched.length; k++) {
       const term = touched[k]!
@@ -149,7 +153,13 @@ export class TextIndexBuilder {
     for (let doc = 0, i = 0; doc < logEnd.length; doc++) {
       for (const end = logEnd[doc]!; i < end; i++) {
         const term = logTerm[i]!
-        next[term] = writePosting(postings, next[term]!, doc - lastDoc[term]! - 1, logTitleTf[i]!, logBodyTf[i]!)
+        next[term] = writePosting(
+          postings,
+          next[term]!,
+          doc - lastDoc[term]! - 1,
+          logTitleTf[i]!,
+          logBodyTf[i]!,
+        )
         lastDoc[term] = doc
       }
     }
@@ -161,7 +171,13 @@ export class TextIndexBuilder {
 }
 
 /** Encoded postings of consecutive documents (numbered from 0): a chunk of a builder's log, or a part. */
-type Runs = { frequency: Uint32Array; termStart: Float64Array; postings: Uint8Array; lastDoc: Int32Array; documents: number }
+type Runs = {
+  frequency: Uint32Array
+  termStart: Float64Array
+  postings: Uint8Array
+  lastDoc: Int32Array
+  documents: number
+}
 
 /**
  * Runs of consecutive documents laid end to end: each term's runs one after the other, where only

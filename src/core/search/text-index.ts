@@ -9,7 +9,15 @@
  * tier, deterministic ties — and that fits in postings scanned once per query with a top-k heap.
  */
 import { matchBest, type BestMatchAnswer, type BestMatchRequest } from './best-match.js'
-import { CandidateSpace, GroupScratch, matchGroups, type FieldStats, type MatchRequest, type Ranking, type SearchScratch } from './match.js'
+import {
+  CandidateSpace,
+  GroupScratch,
+  matchGroups,
+  type FieldStats,
+  type MatchRequest,
+  type Ranking,
+  type SearchScratch,
+} from './match.js'
 import { LRUCache } from 'lru-cache'
 import type { Postings } from './postings.js'
 import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
@@ -29,7 +37,10 @@ export class TextIndex {
   readonly #data: TextIndexData
   readonly #termIds: Map<string, number>
   /** The postings queries used most recently, decoded. */
-  readonly #decoded = new LRUCache<number, Postings>({ maxSize: DECODED_BYTES, sizeCalculation: (p) => Math.max(1, p.docs.length * DECODED_POSTING_BYTES) })
+  readonly #decoded = new LRUCache<number, Postings>({
+    maxSize: DECODED_BYTES,
+    sizeCalculation: (p) => Math.max(1, p.docs.length * DECODED_POSTING_BYTES),
+  })
   readonly #stats: FieldStats
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
@@ -49,11 +60,20 @@ export class TextIndex {
   constructor(data: TextIndexData) {
     this.#data = data
     this.#termIds = new Map(data.terms.map((term, id) => [term, id]))
-    this.#stats = { titleLength: data.titleLength, bodyLength: data.bodyLength, averageTitle: data.averageTitle, averageBody: data.averageBody }
+    this.#stats = {
+      titleLength: data.titleLength,
+      bodyLength: data.bodyLength,
+      averageTitle: data.averageTitle,
+      averageBody: data.averageBody,
+    }
   }
 
   #decode(term: number): Postings {
-    const postings = decodePostings(this.#data.postings, this.#data.termStart[term]!, this.#data.frequency[term]!)
+    const postings = decodePostings(
+      this.#data.postings,
+      this.#data.termStart[term]!,
+      this.#data.frequency[term]!,
+    )
     this.#decoded.set(term, postings)
     return postings
   }
@@ -95,7 +115,11 @@ export class TextIndex {
   firstDocuments(id: number, count: number): Uint32Array {
     const cached = this.#decoded.peek(id)
     if (cached !== undefined) return cached.docs.subarray(0, count)
-    return decodePostings(this.#data.postings, this.#data.termStart[id]!, Math.min(count, this.#data.frequency[id]!)).docs
+    return decodePostings(
+      this.#data.postings,
+      this.#data.termStart[id]!,
+      Math.min(count, this.#data.frequency[id]!),
+    ).docs
   }
 
   /**
@@ -105,14 +129,20 @@ export class TextIndex {
    */
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
     const documentCount = this.#stats.titleLength.length
-    this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
+    this.#scratch ??= {
+      group: new GroupScratch(documentCount),
+      candidates: new CandidateSpace(documentCount),
+    }
     return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
   }
 
   /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
   searchBest(request: BestMatchRequest, ranking: Ranking): BestMatchAnswer {
     const documentCount = this.#stats.titleLength.length
-    this.#scratch ??= { group: new GroupScratch(documentCount), candidates: new CandidateSpace(documentCount) }
+    this.#scratch ??= {
+      group: new GroupScratch(documentCount),
+      candidates: new CandidateSpace(documentCount),
+    }
     return matchBest(this.#postingsOf, this.#stats, ranking, request, this.#scratch.candidates)
   }
 }

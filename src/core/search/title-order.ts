@@ -26,7 +26,9 @@ const RANK = new Uint16Array(LATIN_END)
 const EXPANSIONS = new Map<number, string>()
 
 function learnRanks(): boolean {
-  const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).sort(byBase.compare)
+  const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).sort(
+    byBase.compare,
+  )
   let rank = 0
   ascii.forEach((char, i) => {
     if (i === 0 || byBase.compare(ascii[i - 1]!, char) !== 0) rank++
@@ -60,7 +62,9 @@ function learnRanks(): boolean {
     ['oe', 'œuf'],
     ['Zèbre', 'zebres'],
   ]
-  return known.every(([lower, higher]) => collator.compare(lower, higher) < 0 && compareKnown(lower, higher) <= 0)
+  return known.every(
+    ([lower, higher]) => collator.compare(lower, higher) < 0 && compareKnown(lower, higher) <= 0,
+  )
 }
 
 /** The primary key of `title`, or undefined when it holds a character whose weight is not known here. */
@@ -69,7 +73,12 @@ export function primaryKey(title: string): string | undefined {
 }
 
 /** Two titles in the collator's order, given their keys (undefined: unknown). */
-export function compareTitles(a: string, keyA: string | undefined, b: string, keyB: string | undefined): number {
+export function compareTitles(
+  a: string,
+  keyA: string | undefined,
+  b: string,
+  keyB: string | undefined,
+): number {
   if (keyA !== undefined && keyB !== undefined && keyA !== keyB) return keyA < keyB ? -1 : 1
   return a === b ? 0 : collator.compare(a, b)
 }

@@ -12,7 +12,9 @@ describe('fold', () => {
   ])('%s → %s', (input, folded) => expect(fold(input)).toBe(folded))
 
   it('folds every text of the sample, and odd characters, exactly as the definition does', () => {
-    const { records } = JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as { records: unknown[] }
+    const { records } = JSON.parse(
+      readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8'),
+    ) as { records: unknown[] }
     const texts = records.map((r) => JSON.stringify(r))
     texts.push('e\u0301te\u0301 ǅ Ǆ ﬀ ² ½ 𝐀𝐁 Ⅻ İstanbul ß ﬆ Ａ Œuvre ÆTHER x\u0308\u0323 émoji 🚗 ק ж Ω')
     for (const text of texts) expect(fold(text)).toBe(foldByDefinition(text))
@@ -22,26 +24,66 @@ describe('fold', () => {
 describe('tokenize', () => {
   it('drops French elisions written with either apostrophe', () => {
     expect(tokenize("l'autoroute d’alcoolémie qu'il n'est s'arrêter j'ai c'est m'a t'es")).toEqual([
-      'autoroute', 'alcoolemie', 'il', 'est', 'arreter', 'ai', 'est', 'a', 'es',
+      'autoroute',
+      'alcoolemie',
+      'il',
+      'est',
+      'arreter',
+      'ai',
+      'est',
+      'a',
+      'es',
     ])
   })
   it('keeps single letters that are words (permis C, permis D)', () => {
     expect(tokenize('permis C et permis D')).toEqual(['permi', 'c', 'et', 'permi', 'd'])
   })
   it('splits on hyphens, apostrophes inside words, and punctuation', () => {
-    expect(tokenize('R412-6-1 : aujourd’hui, porte-à-faux!')).toEqual(['r412', '6', '1', 'aujourd', 'hui', 'porte', 'a', 'fau'])
+    expect(tokenize('R412-6-1 : aujourd’hui, porte-à-faux!')).toEqual([
+      'r412',
+      '6',
+      '1',
+      'aujourd',
+      'hui',
+      'porte',
+      'a',
+      'fau',
+    ])
   })
   it('folds light French plurals, the same for singular and plural', () => {
     expect(tokenize('panneaux panneau signaux signal priorités priorité feux feu')).toEqual([
-      'panneau', 'panneau', 'signal', 'signal', 'priorite', 'priorite', 'feu', 'feu',
+      'panneau',
+      'panneau',
+      'signal',
+      'signal',
+      'priorite',
+      'priorite',
+      'feu',
+      'feu',
     ])
-    expect(tokenize('bus plus mois pass 3PMSF R412 eaux eau')).toEqual(['bus', 'plus', 'mois', 'pass', '3pmsf', 'r412', 'eau', 'eau'])
+    expect(tokenize('bus plus mois pass 3PMSF R412 eaux eau')).toEqual([
+      'bus',
+      'plus',
+      'mois',
+      'pass',
+      '3pmsf',
+      'r412',
+      'eau',
+      'eau',
+    ])
   })
 })
 
 describe('foldPlural', () => {
   it('leaves verb forms and words that only look like plurals alone, so they meet no other word', () => {
-    expect(['peux', 'veux', 'deux', 'ceux', 'mieux', 'sommes'].map(foldPlural)).toEqual(['peux', 'veux', 'deux', 'ceux', 'mieux', 'sommes'])
+    expect(['peux', 'veux', 'deux', 'ceux', 'mieux', 'sommes'].map(foldPlural)).toEqual([
+      'peux',
+      'veux',
+      'deux',
+      'ceux',
+      'mieux',
+      'sommes',
+    ])
     expect(foldPlural('peux')).not.toBe(foldPlural('peu'))
     expect(foldPlural('sommes')).not.toBe(foldPlural('somme'))
   })

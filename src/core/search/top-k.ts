@@ -13,7 +13,10 @@ export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) =>
  */
 export function topKOf(count: number, k: number, compare: (a: number, b: number) => number): number[] {
   if (k <= 0) return []
-  if (count <= k * 4) return Array.from({ length: count }, (_, i) => i).sort(compare).slice(0, k)
+  if (count <= k * 4)
+    return Array.from({ length: count }, (_, i) => i)
+      .sort(compare)
+      .slice(0, k)
   const heap: number[] = []
   // heap[0] is the worst kept position: the one that sorts last
   const worse = (i: number, j: number) => compare(heap[i]!, heap[j]!) > 0
@@ -37,7 +40,7 @@ export function topKOf(count: number, k: number, compare: (a: number, b: number)
   for (let item = 0; item < count; item++) {
     if (heap.length < k) {
       heap.push(item)
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1
         if (!worse(i, parent)) break
         swap(i, parent)

@@ -23,7 +23,10 @@ const BESIDE_SERVED_YOUNG_GENERATION_MB = 8
  * Threads a build may use: every core for the first, all but one for a reload (`beside` the served
  * snapshot: the serving thread keeps a core), at least one.
  */
-export function buildThreads({ beside = false }: { beside?: boolean } = {}, cores = availableParallelism()): number {
+export function buildThreads(
+  { beside = false }: { beside?: boolean } = {},
+  cores = availableParallelism(),
+): number {
   return Math.max(1, beside ? cores - 1 : cores)
 }
 
@@ -55,7 +58,12 @@ export function startBuildThread(besideServed: boolean): Worker {
 }
 
 function newBuildThread(besideServed: boolean): Worker {
-  const options = { execArgv: [], ...(besideServed ? { resourceLimits: { maxYoungGenerationSizeMb: BESIDE_SERVED_YOUNG_GENERATION_MB } } : {}) }
+  const options = {
+    execArgv: [],
+    ...(besideServed
+      ? { resourceLimits: { maxYoungGenerationSizeMb: BESIDE_SERVED_YOUNG_GENERATION_MB } }
+      : {}),
+  }
   return compiled
     ? new Worker(new URL('./build-worker.js', import.meta.url), options)
     : new Worker(
@@ -65,11 +73,20 @@ function newBuildThread(besideServed: boolean): Worker {
 }
 
 /** The first message `worker` sends back for `request` (sent with `transfer`); rejects when it stops without one. */
-export function ask<Reply>(worker: Worker, request: unknown, what: string, transfer: readonly Transferable[] = []): Promise<Reply> {
+export function ask<Reply>(
+  worker: Worker,
+  request: unknown,
+  what: string,
+  transfer: readonly Transferable[] = [],
+): Promise<Reply> {
   return new Promise<Reply>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`records: ${what}: the snapshot build stopped before it finished (exit code ${code})`)))
+    worker.once('exit', (code) =>
+      reject(
+        new Error(`records: ${what}: the snapshot build stopped before it finished (exit code ${code})`),
+      ),
+    )
     worker.postMessage(request, transfer)
   })
 }
@@ -79,7 +96,8 @@ export function failureOf(worker: Worker, what: string): Promise<never> {
   return new Promise<never>((_, reject) => {
     worker.once('error', reject)
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`records: ${what}: a snapshot build thread stopped (exit code ${code})`))
+      if (code !== 0)
+        reject(new Error(`records: ${what}: a snapshot build thread stopped (exit code ${code})`))
     })
   })
 }

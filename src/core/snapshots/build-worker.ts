@@ -10,7 +10,12 @@
  * order: the records, their numbering and every message are those of one read.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads'
-import { SourceUnavailableError, type ReadInfo, type RecordSource, type SourceSpec } from '../records/source.js'
+import {
+  SourceUnavailableError,
+  type ReadInfo,
+  type RecordSource,
+  type SourceSpec,
+} from '../records/source.js'
 import type { PreviousRecords } from '../search/previous-records.js'
 import { withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder, partTransferList, type SnapshotPart } from '../search/snapshot-builder.js'
@@ -39,7 +44,10 @@ const failure = (err: unknown, source: RecordSource): Failure => ({
 /** The first message on `port`. */
 const answerOn = <T>(port: MessagePort) => new Promise<T>((resolve) => port.once('message', resolve))
 
-async function buildSnapshot(source: RecordSource, { origin, parts, previous }: Extract<BuildRequest, { role: 'snapshot' }>): Promise<{ data: SnapshotData; info: ReadInfo }> {
+async function buildSnapshot(
+  source: RecordSource,
+  { origin, parts, previous }: Extract<BuildRequest, { role: 'snapshot' }>,
+): Promise<{ data: SnapshotData; info: ReadInfo }> {
   // Listening at once: a part may be done before this thread's own read.
   const others = parts.map((port) => answerOn<PartReply>(port))
   const builder = new SnapshotBuilder(origin, { previous })
@@ -48,8 +56,12 @@ async function buildSnapshot(source: RecordSource, { origin, parts, previous }: 
   builder.seal() // its share of the sorting and encoding, while the other threads still read
   // In source order: the first part that failed is what a read of the whole would have reported.
   for (const reply of await Promise.all(others)) {
-    if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
-    if (reply.info.version !== info.version) throw new SourceUnavailableError(`records: ${origin}: the file changed while it was read; nothing loaded`)
+    if (!reply.ok)
+      throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
+    if (reply.info.version !== info.version)
+      throw new SourceUnavailableError(
+        `records: ${origin}: the file changed while it was read; nothing loaded`,
+      )
     builder.absorb(reply.part)
   }
   for (const port of parts) port.close()

@@ -10,7 +10,9 @@ import { followSource, loadInto } from './follow.js'
 import { loadInProcess } from './load-snapshot.js'
 import { LiveRecords } from './live-records.js'
 
-const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8')) as Fact[]
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
+) as Fact[]
 const { write } = temporaryFiles('records-', 'json')
 
 /** A source whose loads finish when the test says so, and which counts them. */
@@ -58,7 +60,9 @@ describe('following a records file', () => {
     const records = new LiveRecords()
     const first = await loadInto(source, records)
     const errors: unknown[] = []
-    const follower = followSource(source, records, { log: { ...silentLog, error: (o: unknown) => errors.push(o) } })
+    const follower = followSource(source, records, {
+      log: { ...silentLog, error: (o: unknown) => errors.push(o) },
+    })
     followers.push(follower)
     const swapped = new Promise<RecordIndex>((resolve) => records.onSwap(resolve))
 
@@ -112,7 +116,10 @@ describe('followSource', () => {
   it('warns when a reload leaves no records (empty is valid, rarely meant)', async () => {
     const source = controlledSource()
     const warnings: [object, string][] = []
-    const follower = followSource(source, new LiveRecords(), { log: { ...silentLog, warn: (fields, message) => warnings.push([fields, message]) }, load: loadInProcess })
+    const follower = followSource(source, new LiveRecords(), {
+      log: { ...silentLog, warn: (fields, message) => warnings.push([fields, message]) },
+      load: loadInProcess,
+    })
     source.change()
     source.finish(fixture)
     await follower.settled()
@@ -121,7 +128,10 @@ describe('followSource', () => {
     source.finish([])
     await follower.settled()
     expect(warnings).toEqual([
-      [{ origin: 'test:controlled', records: 0 }, 'the records source holds no records; the service answers with an empty catalogue'],
+      [
+        { origin: 'test:controlled', records: 0 },
+        'the records source holds no records; the service answers with an empty catalogue',
+      ],
     ])
     await follower.stop()
   })

@@ -11,7 +11,11 @@ import type { LiveRecords } from './live-records.js'
 import { loadInWorker, type SnapshotLoader } from './load-snapshot.js'
 
 /** Loads, validates and indexes (in a worker thread by default); throws without touching `records` when the source is bad. */
-export async function loadInto(source: RecordSource, records: LiveRecords, load: SnapshotLoader = loadInWorker): Promise<RecordIndex> {
+export async function loadInto(
+  source: RecordSource,
+  records: LiveRecords,
+  load: SnapshotLoader = loadInWorker,
+): Promise<RecordIndex> {
   const index = await load(source, { serving: records.current })
   records.swap(index)
   return index
@@ -19,7 +23,11 @@ export async function loadInto(source: RecordSource, records: LiveRecords, load:
 
 /** Empty is valid (a publisher may withdraw everything) but rarely meant: say so, at start and on every reload. */
 export function warnIfEmpty(index: RecordIndex, origin: string, log: Log): void {
-  if (index.size === 0) log.warn({ origin, records: 0 }, 'the records source holds no records; the service answers with an empty catalogue')
+  if (index.size === 0)
+    log.warn(
+      { origin, records: 0 },
+      'the records source holds no records; the service answers with an empty catalogue',
+    )
 }
 
 export type Follower = {
@@ -37,7 +45,11 @@ export type FollowOptions = {
   load?: SnapshotLoader
 }
 
-export function followSource(source: RecordSource, records: LiveRecords, { log, onRefused, load = loadInWorker }: FollowOptions): Follower {
+export function followSource(
+  source: RecordSource,
+  records: LiveRecords,
+  { log, onRefused, load = loadInWorker }: FollowOptions,
+): Follower {
   let running: Promise<void> | undefined
   let pending = false
   let stopped = false
@@ -49,15 +61,29 @@ export function followSource(source: RecordSource, records: LiveRecords, { log, 
         const index = await load(source, { serving: records.current })
         if (stopped) return
         records.swap(index)
-        log.info({ origin: source.origin, records: index.size, version: index.version, snapshot: index.snapshot?.id }, 'records reloaded')
+        log.info(
+          {
+            origin: source.origin,
+            records: index.size,
+            version: index.version,
+            snapshot: index.snapshot?.id,
+          },
+          'records reloaded',
+        )
         warnIfEmpty(index, source.origin, log)
       } catch (err) {
         // Unavailable is not refused: nothing was wrong with the records, and the source will signal again.
         if (err instanceof SourceUnavailableError) {
-          log.warn({ origin: source.origin, problem: err.message }, 'records source unavailable; still serving the previous snapshot')
+          log.warn(
+            { origin: source.origin, problem: err.message },
+            'records source unavailable; still serving the previous snapshot',
+          )
         } else {
           onRefused?.()
-          log.error({ origin: source.origin, problem: (err as Error).message }, 'records update refused; still serving the previous snapshot')
+          log.error(
+            { origin: source.origin, problem: (err as Error).message },
+            'records update refused; still serving the previous snapshot',
+          )
         }
       }
     } while (pending && !stopped)

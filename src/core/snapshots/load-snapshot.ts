@@ -39,15 +39,31 @@ export const loadInWorker: SnapshotLoader = async (source, options) => {
     const previous = serving?.previousRecords()
     const channels = workers.slice(1).map(() => new MessageChannel())
     channels.forEach(({ port1 }, i) => {
-      const request: BuildRequest = { role: 'part', spec: parts![i + 1]!, origin: source.origin, answerTo: port1, previous }
+      const request: BuildRequest = {
+        role: 'part',
+        spec: parts![i + 1]!,
+        origin: source.origin,
+        answerTo: port1,
+        previous,
+      }
       workers[i + 1]!.postMessage(request, [port1])
     })
     const ports = channels.map(({ port2 }) => port2)
-    const request: BuildRequest = { role: 'snapshot', spec: parts?.[0] ?? source.spec(), origin: source.origin, parts: ports, previous }
+    const request: BuildRequest = {
+      role: 'snapshot',
+      spec: parts?.[0] ?? source.spec(),
+      origin: source.origin,
+      parts: ports,
+      previous,
+    }
     // A part's thread that fails outside its read (it cannot load, it runs out of memory) fails the build.
-    const reply = await Promise.race([ask<BuildReply>(workers[0]!, request, source.origin, ports), ...workers.slice(1).map((w) => failureOf(w, source.origin))])
+    const reply = await Promise.race([
+      ask<BuildReply>(workers[0]!, request, source.origin, ports),
+      ...workers.slice(1).map((w) => failureOf(w, source.origin)),
+    ])
     source.noteRead?.(reply.info)
-    if (!reply.ok) throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
+    if (!reply.ok)
+      throw reply.unavailable ? new SourceUnavailableError(reply.message) : new Error(reply.message)
     return new RecordIndex(reply.data, { previous: serving })
   } finally {
     await Promise.all(workers.map((w) => w.terminate()))

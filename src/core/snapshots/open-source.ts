@@ -5,7 +5,10 @@ import type { RecordSource, SourceSpec } from '../records/source.js'
 
 /** PostgreSQL's modules (pg, 40 ms) are loaded by the threads that read it, not by every build thread. */
 export async function openSource(spec: SourceSpec): Promise<RecordSource> {
-  if (spec.type === 'file') return spec.range === undefined ? new FileRecordSource(spec.path) : FileRecordSource.part(spec.path, spec.range)
+  if (spec.type === 'file')
+    return spec.range === undefined
+      ? new FileRecordSource(spec.path)
+      : FileRecordSource.part(spec.path, spec.range)
   const { PostgresRecordSource } = await import('../records/postgres-source.js')
   return new PostgresRecordSource(spec.url, {
     log: silentLog,

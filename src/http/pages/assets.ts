@@ -46,9 +46,15 @@ export class Assets {
   constructor(private readonly base: string) {
     for (const [name, path] of Object.entries(FILES)) {
       // Source-map comments are dropped: the maps are not served, and developer tools would ask for them.
-      const text = readFileSync(path, 'utf8').replace(/\/\*# sourceMappingURL=\S+ ?\*\/\s*$|\/\/# sourceMappingURL=\S+\s*$/, '')
+      const text = readFileSync(path, 'utf8').replace(
+        /\/\*# sourceMappingURL=\S+ ?\*\/\s*$|\/\/# sourceMappingURL=\S+\s*$/,
+        '',
+      )
       const hash = createHash('sha256').update(text).digest('base64url').slice(0, 12)
-      this.#byName.set(name, { hash, representation: new Representation(text, TYPES[name.slice(name.lastIndexOf('.') + 1)]!) })
+      this.#byName.set(name, {
+        hash,
+        representation: new Representation(text, TYPES[name.slice(name.lastIndexOf('.') + 1)]!),
+      })
     }
   }
 

@@ -13,7 +13,9 @@ export function frenchDelay(seconds: number): string {
   const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`
   if (s < 60) return plural(s, 'seconde')
   const rest = s % 60
-  return rest === 0 ? plural(s / 60, 'minute') : `${plural(Math.floor(s / 60), 'minute')} et ${plural(rest, 'seconde')}`
+  return rest === 0
+    ? plural(s / 60, 'minute')
+    : `${plural(Math.floor(s / 60), 'minute')} et ${plural(rest, 'seconde')}`
 }
 
 /** A request target safe to link back to: a path on this site, never "//host" or "/\\host" (another site). */
@@ -26,7 +28,12 @@ type ErrorContext = {
   path: string
 }
 
-function explain(err: ApiError, status: number, site: Site, ctx: ErrorContext): { title: string; body: Html } {
+function explain(
+  err: ApiError,
+  status: number,
+  site: Site,
+  ctx: ErrorContext,
+): { title: string; body: Html } {
   const search = html`<p><a href="${site.base}/recherche">Rechercher dans les fiches</a> ou revenir à <a href="${site.base}/">l’accueil</a>.</p>`
   const wait = err.retryAfterSeconds === undefined ? undefined : frenchDelay(err.retryAfterSeconds)
   switch (status) {
@@ -47,9 +54,15 @@ recherches et fiches de ces pages comprises, en commun avec l’API. Cette limit
     case 404:
       return { title: 'Page introuvable', body: html`<p class="lead">${err.message}</p>${search}` }
     case 405:
-      return { title: 'Méthode non acceptée', body: html`<p class="lead">Ces pages se consultent seulement (GET).</p>${search}` }
+      return {
+        title: 'Méthode non acceptée',
+        body: html`<p class="lead">Ces pages se consultent seulement (GET).</p>${search}`,
+      }
     case 500:
-      return { title: 'Erreur du service', body: html`<p class="lead">Une erreur inattendue s’est produite ; elle a été consignée. Réessayez plus tard.</p>${search}` }
+      return {
+        title: 'Erreur du service',
+        body: html`<p class="lead">Une erreur inattendue s’est produite ; elle a été consignée. Réessayez plus tard.</p>${search}`,
+      }
     default:
       return { title: 'Adresse non valide', body: html`<p class="lead">${err.message}</p>${search}` }
   }

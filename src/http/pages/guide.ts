@@ -23,15 +23,41 @@ export type GuideSource = { file: string; path: string; summary: string }
 export const GUIDES: readonly GuideSource[] = [
   { file: 'api.md', path: '/docs', summary: 'Use the API: addresses, parameters, errors, quota, MCP.' },
   { file: 'search.md', path: '/docs/search', summary: 'How search matches and ranks records.' },
-  { file: 'search-forms.md', path: '/docs/search-forms', summary: 'Every group of the sample’s words the search treats as one word: accents, plurals, forms.' },
-  { file: 'mcp.md', path: '/docs/mcp', summary: 'Connect an AI assistant: the MCP tools, resources and prompts, and client configurations.' },
-  { file: 'operations.md', path: '/docs/operations', summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.' },
-  { file: 'spec.md', path: '/docs/spec', summary: 'The API specification the service implements, as written.' },
-  { file: 'contract.md', path: '/docs/contract', summary: 'What the project decided where the specification says “not shown”, and its extensions.' },
+  {
+    file: 'search-forms.md',
+    path: '/docs/search-forms',
+    summary: 'Every group of the sample’s words the search treats as one word: accents, plurals, forms.',
+  },
+  {
+    file: 'mcp.md',
+    path: '/docs/mcp',
+    summary: 'Connect an AI assistant: the MCP tools, resources and prompts, and client configurations.',
+  },
+  {
+    file: 'operations.md',
+    path: '/docs/operations',
+    summary: 'Run the service: health checks, logs, metrics, reloads, shutdown.',
+  },
+  {
+    file: 'spec.md',
+    path: '/docs/spec',
+    summary: 'The API specification the service implements, as written.',
+  },
+  {
+    file: 'contract.md',
+    path: '/docs/contract',
+    summary: 'What the project decided where the specification says “not shown”, and its extensions.',
+  },
 ]
 
 export type TocEntry = { level: number; slug: string; title: string }
-export type RenderedGuide = { source: GuideSource; title: string; html: string; markdown: string; toc: TocEntry[] }
+export type RenderedGuide = {
+  source: GuideSource
+  title: string
+  html: string
+  markdown: string
+  toc: TocEntry[]
+}
 
 /** A relative link to another guide (`search.md`, `search.md#x`), or undefined for any other link. */
 function guideLink(href: string, base: string, suffix: '' | '.md'): string | undefined {
@@ -47,10 +73,12 @@ function markdownRenderer(base: string, toc: TocEntry[]): Markdown {
     level: [2, 3],
     slugify: (text) => slugger.slug(text),
     permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
-    callback: (token, info) => toc.push({ level: Number(token.tag.slice(1)), slug: info.slug, title: info.title }),
+    callback: (token, info) =>
+      toc.push({ level: Number(token.tag.slice(1)), slug: info.slug, title: info.title }),
   })
   const rules = md.renderer.rules
-  const defaultLink = rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+  const defaultLink =
+    rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
   rules.link_open = (tokens, i, options, env, self) => {
     const token = tokens[i]!
     const href = token.attrGet('href')
@@ -86,7 +114,11 @@ function servedMarkdown(markdown: string, base: string): string {
   })
 }
 
-export function renderGuide(source: GuideSource, base: string, markdown = readFileSync(new URL(source.file, DOCS_DIR), 'utf8')): RenderedGuide {
+export function renderGuide(
+  source: GuideSource,
+  base: string,
+  markdown = readFileSync(new URL(source.file, DOCS_DIR), 'utf8'),
+): RenderedGuide {
   const toc: TocEntry[] = []
   const body = markdownRenderer(base, toc).render(markdown)
   const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? source.file
@@ -100,7 +132,10 @@ function tableOfContents(toc: readonly TocEntry[]): Html {
     if (entry.level !== 2) continue
     const children: TocEntry[] = []
     while (toc[i + 1] !== undefined && toc[i + 1]!.level > 2) children.push(toc[++i]!)
-    const sub = children.length === 0 ? '' : html`<ol>${children.map((c) => html`<li><a href="#${c.slug}">${c.title}</a></li>`)}</ol>`
+    const sub =
+      children.length === 0
+        ? ''
+        : html`<ol>${children.map((c) => html`<li><a href="#${c.slug}">${c.title}</a></li>`)}</ol>`
     items.push(html`<li><a href="#${entry.slug}">${entry.title}</a>${sub}</li>`)
   }
   return html`<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title">Contents</h2><ol>${items}</ol></nav>`

@@ -22,7 +22,10 @@ export type HomeData = {
 /** The discovery documents the catalogue links: llms.txt always, the MCP registry entry and card with an MCP endpoint. */
 function discoveryLinks(links: Catalogue['links']): Html[] {
   const documents = [
-    { href: links.llms, text: html`<a href="${links.llms}">llms.txt</a> (résumé pour les modèles de langage)` },
+    {
+      href: links.llms,
+      text: html`<a href="${links.llms}">llms.txt</a> (résumé pour les modèles de langage)`,
+    },
     { href: links.server_json, text: html`<a href="${links.server_json}">server.json</a> (registre MCP)` },
     { href: links.server_card, text: html`<a href="${links.server_card}">carte du serveur MCP</a>` },
   ].filter((d) => d.href !== undefined)
@@ -32,16 +35,24 @@ function discoveryLinks(links: Catalogue['links']): Html[] {
 export function renderHomePage(site: Site, data: HomeData): string {
   const { catalogue, publishers } = data
   const origin = data.publicBaseUrl ?? '{origin}'
-  const mcpUrl = catalogue.links.mcp === undefined ? undefined : `${origin}${catalogue.links.mcp.slice(site.base.length)}`
-  const mcpConfig = mcpUrl === undefined ? undefined : JSON.stringify({ mcpServers: { 'reference-records': { type: 'http', url: mcpUrl } } }, null, 2)
-  const publisher = publishers.length === 0
-    ? html`l’éditeur des fiches`
-    : publishers.map((p, i) => html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${p.title}</a>`)
+  const mcpUrl =
+    catalogue.links.mcp === undefined ? undefined : `${origin}${catalogue.links.mcp.slice(site.base.length)}`
+  const mcpConfig =
+    mcpUrl === undefined
+      ? undefined
+      : JSON.stringify({ mcpServers: { 'reference-records': { type: 'http', url: mcpUrl } } }, null, 2)
+  const publisher =
+    publishers.length === 0
+      ? html`l’éditeur des fiches`
+      : publishers.map(
+          (p, i) => html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${p.title}</a>`,
+        )
   const discovery = discoveryLinks(catalogue.links)
   const rows = KINDS.map((k) => ({ kind: k, count: catalogue.records.by_kind[k] })).filter((r) => r.count > 0)
   return renderPage(site, {
     title: 'Accueil',
-    description: 'Règles officielles du code de la route avec leurs sources, leçons, méthodes et offres d’une école de conduite : à chercher, lire et réutiliser.',
+    description:
+      'Règles officielles du code de la route avec leurs sources, leçons, méthodes et offres d’une école de conduite : à chercher, lire et réutiliser.',
     section: 'home',
     body: html`<h1>Fiches de référence sur la conduite et le code de la route</h1>
 <p class="lead">${fiches(catalogue.records.total)} publiées par ${publisher} : des <strong>règles officielles</strong> avec leurs textes de loi et leur date de vérification,

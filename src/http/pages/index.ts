@@ -74,9 +74,15 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   const queryPage = (text: string) => new Representation(text, HTML, undefined, 'fast')
   const send = (req: FastifyRequest, reply: FastifyReply, rep: Representation, vary?: string) =>
     sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE, vary })
-  const config = { errorPage: (err: ApiError, status: number, target: string) => renderErrorPage(err, status, site, { quotaPerMinute: deps.quotaPerMinute, path: target }) }
+  const config = {
+    errorPage: (err: ApiError, status: number, target: string) =>
+      renderErrorPage(err, status, site, { quotaPerMinute: deps.quotaPerMinute, path: target }),
+  }
   const paths: string[] = []
-  const get = <P extends Record<string, string>>(path: string, handler: (req: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<FastifyReply>) => {
+  const get = <P extends Record<string, string>>(
+    path: string,
+    handler: (req: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<FastifyReply>,
+  ) => {
     paths.push(path)
     app.get<{ Params: P }>(path, { config }, handler)
   }
@@ -84,8 +90,17 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   get('/', async (req, reply) => {
     const snapshot = currentSnapshot(deps.records)
     const rep = await cache.get(snapshot, 'home', async () => {
-      const [catalogue, organizations] = await Promise.all([reader.catalogue(), reader.search({ kind: 'organization', limit: 50, offset: 0 })])
-      return page(renderHomePage(site, { catalogue, publishers: organizations.results, publicBaseUrl: deps.publicBaseUrl }))
+      const [catalogue, organizations] = await Promise.all([
+        reader.catalogue(),
+        reader.search({ kind: 'organization', limit: 50, offset: 0 }),
+      ])
+      return page(
+        renderHomePage(site, {
+          catalogue,
+          publishers: organizations.results,
+          publicBaseUrl: deps.publicBaseUrl,
+        }),
+      )
     })
     return send(req, reply, rep)
   })
@@ -95,7 +110,14 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     const snapshot = currentSnapshot(deps.records)
     const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.match ?? 'best', params.page])}`
     const rep = await cache.get(snapshot, key, async () => {
-      const envelope = await reader.search({ q: params.q, kind: params.kind, region: params.region, match: params.match ?? 'best', limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE })
+      const envelope = await reader.search({
+        q: params.q,
+        kind: params.kind,
+        region: params.region,
+        match: params.match ?? 'best',
+        limit: PAGE_SIZE,
+        offset: (params.page - 1) * PAGE_SIZE,
+      })
       return queryPage(renderSearchPage(site, params, envelope))
     })
     return send(req, reply, rep)
@@ -104,12 +126,19 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   get<{ id: string }>('/fiches/:id', async (req, reply) => {
     const { id } = req.params
     if (!RecordIdSchema.safeParse(id).success) {
-      throw new ApiError('not_found', `« ${id.slice(0, 60)} » n’est pas un identifiant de fiche (par exemple fait-643b555e754f953d).`)
+      throw new ApiError(
+        'not_found',
+        `« ${id.slice(0, 60)} » n’est pas un identifiant de fiche (par exemple fait-643b555e754f953d).`,
+      )
     }
     const snapshot = currentSnapshot(deps.records)
     const rep = await cache.get(snapshot, `fiche:${id}`, async () => {
       const record = await reader.get(id)
-      if (record === undefined) throw new ApiError('not_found', `Aucune fiche n’a l’identifiant « ${id} » : elle a peut-être été retirée.`)
+      if (record === undefined)
+        throw new ApiError(
+          'not_found',
+          `Aucune fiche n’a l’identifiant « ${id} » : elle a peut-être été retirée.`,
+        )
       return queryPage(renderRecordPage(site, record, relatedLookup(snapshot)))
     })
     return send(req, reply, rep)
@@ -129,7 +158,11 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   refuseOtherMethods(app, paths)
   return {
     notFoundPage(req, reply) {
-      if (isUnderPath(req.url, API_PREFIX) || new Negotiator(req).mediaType(['application/json', 'text/html']) !== 'text/html') return undefined
+      if (
+        isUnderPath(req.url, API_PREFIX) ||
+        new Negotiator(req).mediaType(['application/json', 'text/html']) !== 'text/html'
+      )
+        return undefined
       // Outside the pages' paths the headers table gave the JSON policy, which would block the page's stylesheet.
       reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
       const path = req.url.split('?', 1)[0]!.slice(0, 100)
@@ -138,7 +171,10 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   }
 }
 
-type GetRoute = (path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => void
+type GetRoute = (
+  path: string,
+  handler: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+) => void
 
 /** Each guide as HTML at its address (Markdown with `Accept: text/markdown`), and as Markdown at address + ".md". */
 function registerGuides(site: Site, get: GetRoute): void {
@@ -155,13 +191,21 @@ function registerGuides(site: Site, get: GetRoute): void {
   GUIDES.forEach((source, i) => {
     get(source.path, async (req, reply) => {
       const wanted = new Negotiator(req).mediaType(['text/html', 'text/markdown'])
-      return sendRepresentation(req, reply, wanted === 'text/markdown' ? guide(i).markdown : guide(i).html, { cacheControl: REVALIDATE, vary: 'Accept' })
+      return sendRepresentation(req, reply, wanted === 'text/markdown' ? guide(i).markdown : guide(i).html, {
+        cacheControl: REVALIDATE,
+        vary: 'Accept',
+      })
     })
-    get(`${source.path}.md`, async (req, reply) => sendRepresentation(req, reply, guide(i).markdown, { cacheControl: REVALIDATE }))
+    get(`${source.path}.md`, async (req, reply) =>
+      sendRepresentation(req, reply, guide(i).markdown, { cacheControl: REVALIDATE }),
+    )
   })
   get('/docs/', async (_req, reply) => reply.redirect(`${site.base}/docs`, 308))
   get('/docs/*', async (req) => {
-    throw new ApiError('not_found', `Aucun guide à l’adresse ${req.url.split('?', 1)[0]!.slice(0, 100)} ; les guides sont listés sur /docs.`)
+    throw new ApiError(
+      'not_found',
+      `Aucun guide à l’adresse ${req.url.split('?', 1)[0]!.slice(0, 100)} ; les guides sont listés sur /docs.`,
+    )
   })
 }
 

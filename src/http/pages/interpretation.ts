@@ -10,19 +10,35 @@ import { fiches } from './labels.js'
 export type { SearchInterpretation }
 
 /** The envelope's interpretation: present whenever the search had words (q). */
-export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation | undefined => envelope.interpretation
+export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation | undefined =>
+  envelope.interpretation
 
 const quoted = (word: string) => `« ${word} »`
 const list = (words: readonly string[]) => words.map(quoted).join(', ')
 
 /** `searchHref(q)`: the address of the same search (same filters) with another query. */
-export function renderInterpretation(interpretation: SearchInterpretation, total: number, searchHref: (q: string) => string): Html {
-  const { words, ignored, corrected, expanded, relaxed, left_out: leftOut = [], matched = [] } = interpretation
+export function renderInterpretation(
+  interpretation: SearchInterpretation,
+  total: number,
+  searchHref: (q: string) => string,
+): Html {
+  const {
+    words,
+    ignored,
+    corrected,
+    expanded,
+    relaxed,
+    left_out: leftOut = [],
+    matched = [],
+  } = interpretation
   const lines: Html[] = []
   for (const c of corrected) {
-    lines.push(html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`)
+    lines.push(
+      html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`,
+    )
   }
-  for (const e of expanded) lines.push(html`<p>${quoted(e.word)} a aussi été cherché sous les formes ${list(e.with)}.</p>`)
+  for (const e of expanded)
+    lines.push(html`<p>${quoted(e.word)} a aussi été cherché sous les formes ${list(e.with)}.</p>`)
   if (ignored.length > 0) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
   // Best match: no record holds every word, so the first ones hold the most of them.
   if (leftOut.length > 0 && matched.length > 0) {
@@ -36,7 +52,8 @@ export function renderInterpretation(interpretation: SearchInterpretation, total
       relaxed.length === 0
         ? html`<p>Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.</p>`
         : html`<p>Essayez plutôt :</p><ul>${relaxed.map(
-            (r) => html`<li><a href="${searchHref(r.q)}">${r.q}</a> — sans ${quoted(r.without)}, ${fiches(r.total)}</li>`,
+            (r) =>
+              html`<li><a href="${searchHref(r.q)}">${r.q}</a> — sans ${quoted(r.without)}, ${fiches(r.total)}</li>`,
           )}</ul>`,
     )
   }

@@ -24,7 +24,12 @@ export const KIND_LABELS_FR: Readonly<Record<Kind, FrenchLabel>> = {
 export const REGION_LABELS_FR: Readonly<Record<'france', string>> = { france: 'France' }
 
 /** "15 septembre 2026" from "2026-09-15", "1er juillet 2015" from "2015-07-01" (dates are calendar dates: no time zone shifts them). */
-const DATE = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const DATE = new Intl.DateTimeFormat('fr-FR', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
 export const frenchDate = (isoDate: string): string => {
   const date = new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
   // French writes the first day of a month as an ordinal: "1er juillet".
@@ -59,12 +64,19 @@ export function provenanceOf(record: Fact): Provenance {
         : undefined
   return {
     official,
-    officialHeading: official ? (record.kind === 'fact' ? 'Sources officielles' : 'Sources officielles citées') : undefined,
+    officialHeading: official
+      ? record.kind === 'fact'
+        ? 'Sources officielles'
+        : 'Sources officielles citées'
+      : undefined,
     officialSources: record.sources.filter((s) => s.type === 'official'),
     otherSources: record.sources.filter((s) => s.type !== 'official'),
     verification,
     verificationScope: record.verified_at === undefined ? undefined : record.verification_scope,
-    inForceSince: record.effective_from === undefined ? undefined : `En vigueur depuis le ${frenchDate(record.effective_from)}`,
+    inForceSince:
+      record.effective_from === undefined
+        ? undefined
+        : `En vigueur depuis le ${frenchDate(record.effective_from)}`,
   }
 }
 

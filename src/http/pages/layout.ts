@@ -41,10 +41,14 @@ const NAV: readonly { section: Section; path: string; label: string }[] = [
 
 export function renderPage(site: Site, page: PageOptions): string {
   const nav = NAV.map(
-    (n) => html`<li><a href="${site.base}${n.path}"${n.section === page.section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
+    (n) =>
+      html`<li><a href="${site.base}${n.path}"${n.section === page.section ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
   )
   const styles = [site.assets.url('site.css'), ...(page.stylesheets ?? [])]
-  const scripts = [...(page.siteScript === false ? [] : [site.assets.url('site.js')]), ...(page.scripts ?? [])]
+  const scripts = [
+    ...(page.siteScript === false ? [] : [site.assets.url('site.js')]),
+    ...(page.scripts ?? []),
+  ]
   return html`<!doctype html>
 <html lang="fr">
 <head>

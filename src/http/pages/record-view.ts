@@ -30,6 +30,9 @@ export function provenanceSummary(record: Fact): Html | undefined {
   if (!p.official) return undefined
   const shown = p.officialSources.slice(0, MAX_LISTED_SOURCES).map((s) => s.label)
   const more = p.officialSources.length - shown.length
-  const sources = shown.length === 0 ? 'aucune indiquée' : `${shown.join(' ; ')}${more > 0 ? ` et ${more} autre${more > 1 ? 's' : ''}` : ''}`
+  const sources =
+    shown.length === 0
+      ? 'aucune indiquée'
+      : `${shown.join(' ; ')}${more > 0 ? ` et ${more} autre${more > 1 ? 's' : ''}` : ''}`
   return html`<p class="provenance">${p.officialHeading} : ${sources}. ${p.verification}.${p.inForceSince === undefined ? '' : ` ${p.inForceSince}.`}</p>`
 }

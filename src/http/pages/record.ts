@@ -22,8 +22,12 @@ function provenancePanel(record: Fact): Html {
   if (!p.official && p.verification === undefined && p.inForceSince === undefined) return html``
   return html`<section class="panel${p.official ? ' panel-official' : ''}" aria-labelledby="provenance">
 <h2 id="provenance">${p.official ? (record.kind === 'fact' ? 'Texte officiel et vérification' : 'Textes officiels cités') : 'Vérification'}</h2>
-${p.official ? html`<p>${p.officialHeading}${p.officialSources.length === 0 ? ' : aucune indiquée.' : ' :'}</p>
-${p.officialSources.length === 0 ? '' : html`<ul>${p.officialSources.map((s) => sourceItem(s, false))}</ul>`}` : ''}
+${
+  p.official
+    ? html`<p>${p.officialHeading}${p.officialSources.length === 0 ? ' : aucune indiquée.' : ' :'}</p>
+${p.officialSources.length === 0 ? '' : html`<ul>${p.officialSources.map((s) => sourceItem(s, false))}</ul>`}`
+    : ''
+}
 <dl class="facts">
 ${p.verification === undefined ? '' : html`<dt>Vérification</dt><dd>${p.verification}${p.verificationScope === undefined ? '' : html`<br><span class="muted">Portée : ${p.verificationScope}</span>`}</dd>`}
 ${p.inForceSince === undefined ? '' : html`<dt>Entrée en vigueur</dt><dd>${p.inForceSince}</dd>`}
@@ -42,11 +46,21 @@ function details(record: Fact): Html {
   if (record.person_data?.job_title) rows.push(['Fonction', record.person_data.job_title])
   if (record.person_data?.affiliation) rows.push(['Rattachement', record.person_data.affiliation])
   const offer = record.offer_data
-  if (offer?.price !== undefined) rows.push(['Prix', `${offer.price}${offer.price_currency === undefined ? '' : ` ${offer.price_currency}`}`])
+  if (offer?.price !== undefined)
+    rows.push([
+      'Prix',
+      `${offer.price}${offer.price_currency === undefined ? '' : ` ${offer.price_currency}`}`,
+    ])
   if (offer?.valid_from) rows.push(['Valable à partir du', frenchDate(offer.valid_from)])
   if (offer?.valid_through) rows.push(['Valable jusqu’au', frenchDate(offer.valid_through)])
   if (record.chapter) rows.push(['Chapitre', `${record.chapter.number} — ${record.chapter.title}`])
-  if (record.evidence_kind) rows.push(['Nature', { product: 'produit', method: 'méthode', declaration: 'déclaration', analysis: 'analyse' }[record.evidence_kind]])
+  if (record.evidence_kind)
+    rows.push([
+      'Nature',
+      { product: 'produit', method: 'méthode', declaration: 'déclaration', analysis: 'analyse' }[
+        record.evidence_kind
+      ],
+    ])
   if (rows.length === 0) return html``
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`
 }
@@ -79,8 +93,16 @@ ${p.official ? provenancePanel(record) : ''}
 ${details(record)}
 ${record.video?.url ? html`<p>Vidéo : <a href="${record.video.url}">${record.video.title ?? 'voir la vidéo'}</a>${record.video.duration ? ` (${record.video.duration})` : ''}</p>` : ''}
 ${p.official ? '' : provenancePanel(record)}
-${listPanel('autres-sources', p.official ? 'Autres sources (pas des textes officiels)' : 'Sources', p.otherSources.map((s) => sourceItem(s, true)))}
-${listPanel('bibliographie', 'Bibliographie', (record.bibliography ?? []).map((b) => html`<li>${b}</li>`))}
+${listPanel(
+  'autres-sources',
+  p.official ? 'Autres sources (pas des textes officiels)' : 'Sources',
+  p.otherSources.map((s) => sourceItem(s, true)),
+)}
+${listPanel(
+  'bibliographie',
+  'Bibliographie',
+  (record.bibliography ?? []).map((b) => html`<li>${b}</li>`),
+)}
 ${listPanel('liees', 'Fiches liées', relatedItems)}
 <section class="panel" aria-labelledby="citer"><h2 id="citer">Citer cette fiche</h2>
 <p class="cite"><code data-copy>${citation}</code></p>

@@ -16,7 +16,8 @@ export const REFERENCE_CONTENT_SECURITY_POLICY =
 export function renderReferencePage(site: Site): string {
   return renderPage(site, {
     title: 'Référence interactive de l’API',
-    description: 'Every operation of the API, its parameters, answers and examples, with “Try it out” against this service.',
+    description:
+      'Every operation of the API, its parameters, answers and examples, with “Try it out” against this service.',
     section: 'reference',
     stylesheets: [site.assets.url('swagger-ui.css'), site.assets.url('reference.css')],
     scripts: [site.assets.url('swagger-ui-bundle.js'), site.assets.url('reference.js')],

@@ -30,15 +30,24 @@ export type SendOptions = {
 }
 
 /** Sends the best encoding the client accepts, or 304 when its If-None-Match names that encoding's tag. */
-export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, options: SendOptions): Promise<FastifyReply> {
+export async function sendRepresentation(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  rep: Representation,
+  options: SendOptions,
+): Promise<FastifyReply> {
   const encoding = rep.compressible ? preferredEncoding(req.headers['accept-encoding']) : undefined
   const etag = taggedFor(rep.etag, encoding)
   reply
     .header('etag', etag)
     .header('cache-control', options.cacheControl)
     .header('vary', options.vary === undefined ? 'Accept-Encoding' : `${options.vary}, Accept-Encoding`)
-  if ((options.status ?? 200) === 200 && ifNoneMatchHits(req.headers['if-none-match'], etag)) return reply.code(304).send()
+  if ((options.status ?? 200) === 200 && ifNoneMatchHits(req.headers['if-none-match'], etag))
+    return reply.code(304).send()
   if (encoding !== undefined) reply.header('content-encoding', encoding)
   const body = encoding === undefined ? rep.body : await rep.encoded(encoding)
-  return reply.code(options.status ?? 200).type(rep.type).send(body)
+  return reply
+    .code(options.status ?? 200)
+    .type(rep.type)
+    .send(body)
 }

@@ -27,17 +27,48 @@ const SearchPageSchema = z.object({
     blankToUndefined,
     z
       .string()
-      .refine((q) => [...q].length <= LIMITS.maxQueryLength, { error: (i) => `La recherche fait ${[...(i.input as string)].length} caractères ; ${LIMITS.maxQueryLength} au plus sont acceptés.` })
-      .refine((q) => !/\p{Cc}/u.test(q), { error: 'La recherche contient des caractères de contrôle ; retirez-les.' })
+      .refine((q) => [...q].length <= LIMITS.maxQueryLength, {
+        error: (i) =>
+          `La recherche fait ${[...(i.input as string)].length} caractères ; ${LIMITS.maxQueryLength} au plus sont acceptés.`,
+      })
+      .refine((q) => !/\p{Cc}/u.test(q), {
+        error: 'La recherche contient des caractères de contrôle ; retirez-les.',
+      })
       .transform((q) => q.trim())
       .optional(),
   ),
-  kind: z.preprocess(blankToUndefined, z.enum(KINDS, { error: (i) => `Le type de fiche « ${String(i.input)} » n’existe pas ; choisissez-en un dans la liste.` }).optional()),
-  region: z.preprocess(blankToUndefined, z.enum(['france'], { error: (i) => `La région « ${String(i.input)} » n’est pas connue ; la seule proposée est France.` }).optional()),
-  match: z.preprocess(blankToUndefined, z.enum(MATCH_MODES, { error: (i) => `Le mode « ${String(i.input)} » n’existe pas : all (tous les mots) ou best (le plus de mots).` }).optional()),
+  kind: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(KINDS, {
+        error: (i) =>
+          `Le type de fiche « ${String(i.input)} » n’existe pas ; choisissez-en un dans la liste.`,
+      })
+      .optional(),
+  ),
+  region: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['france'], {
+        error: (i) => `La région « ${String(i.input)} » n’est pas connue ; la seule proposée est France.`,
+      })
+      .optional(),
+  ),
+  match: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(MATCH_MODES, {
+        error: (i) =>
+          `Le mode « ${String(i.input)} » n’existe pas : all (tous les mots) ou best (le plus de mots).`,
+      })
+      .optional(),
+  ),
   page: z.preprocess(
     (v) => (v === undefined || v === '' ? 1 : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v),
-    z.int().min(1).max(MAX_PAGE, { error: `Les résultats s’arrêtent à la page ${MAX_PAGE} ; affinez la recherche.` }),
+    z
+      .int()
+      .min(1)
+      .max(MAX_PAGE, { error: `Les résultats s’arrêtent à la page ${MAX_PAGE} ; affinez la recherche.` }),
   ),
 })
 
@@ -47,19 +78,29 @@ export function parseSearchPageQuery(query: string | undefined): SearchPageParam
   try {
     pairs = parseQuery(query)
   } catch {
-    throw new ApiError('invalid_parameter', 'L’adresse de la recherche est mal encodée ; relancez la recherche depuis le formulaire.')
+    throw new ApiError(
+      'invalid_parameter',
+      'L’adresse de la recherche est mal encodée ; relancez la recherche depuis le formulaire.',
+    )
   }
   const input: Record<string, string> = {}
   for (const name of ['q', 'kind', 'region', 'match', 'page'] as const) {
     const values = pairs.get(name)
     if (values === undefined) continue
-    if (values.length > 1) throw new ApiError('invalid_parameter', `Le paramètre « ${name} » est donné ${values.length} fois ; donnez-le une seule fois.`)
+    if (values.length > 1)
+      throw new ApiError(
+        'invalid_parameter',
+        `Le paramètre « ${name} » est donné ${values.length} fois ; donnez-le une seule fois.`,
+      )
     input[name] = values[0]!
   }
   const result = SearchPageSchema.safeParse(input)
   if (result.success) return result.data
   const issue = result.error.issues[0]!
-  const message = issue.path[0] === 'page' && issue.code !== 'too_big' ? `Le numéro de page doit être un nombre entier de 1 à ${MAX_PAGE}.` : issue.message
+  const message =
+    issue.path[0] === 'page' && issue.code !== 'too_big'
+      ? `Le numéro de page doit être un nombre entier de 1 à ${MAX_PAGE}.`
+      : issue.message
   throw new ApiError('invalid_parameter', message)
 }
 

@@ -15,27 +15,64 @@ const rule: Fact = {
   url: 'https://code-et-conduite.example/regles/trottoir',
   regions: ['France'],
   verified_at: '2026-09-15',
-  sources: [{ url: 'https://www.legifrance.gouv.fr/x', label: 'Code de la route, article R417-11', type: 'official' }],
+  sources: [
+    { url: 'https://www.legifrance.gouv.fr/x', label: 'Code de la route, article R417-11', type: 'official' },
+  ],
 }
-const lesson: Fact = { ...rule, id: 'page-0000000000000001', kind: 'lesson', title: 'Bien se garer', text: 'Garez-vous sans gêner : jamais sur le trottoir.', sources: [], verified_at: undefined }
-const envelope = (results: Fact[], total: number, interpretation?: SearchInterpretation, offset = 0): SearchEnvelope =>
-  ({ results, total, limit: 10, offset, ...(interpretation === undefined ? {} : { interpretation }) }) as SearchEnvelope
+const lesson: Fact = {
+  ...rule,
+  id: 'page-0000000000000001',
+  kind: 'lesson',
+  title: 'Bien se garer',
+  text: 'Garez-vous sans gêner : jamais sur le trottoir.',
+  sources: [],
+  verified_at: undefined,
+}
+const envelope = (
+  results: Fact[],
+  total: number,
+  interpretation?: SearchInterpretation,
+  offset = 0,
+): SearchEnvelope =>
+  ({
+    results,
+    total,
+    limit: 10,
+    offset,
+    ...(interpretation === undefined ? {} : { interpretation }),
+  }) as SearchEnvelope
 const text = (page: string) => page.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ')
 
 describe('results', () => {
   // As the engine reads it: one required word, as typed; the highlight folds it as the index does.
-  const page = renderSearchPage(site, { q: 'trottoirs', page: 1 }, envelope([rule, lesson], 2, { words: ['trottoirs'], ignored: [], corrected: [], expanded: [], relaxed: [] }))
+  const page = renderSearchPage(
+    site,
+    { q: 'trottoirs', page: 1 },
+    envelope([rule, lesson], 2, {
+      words: ['trottoirs'],
+      ignored: [],
+      corrected: [],
+      expanded: [],
+      relaxed: [],
+    }),
+  )
   it('labels an official rule apart from a lesson, with the rule’s sources and verification date', () => {
     expect(page).toContain('<span class="label label-official">Règle officielle</span>')
-    expect(page).toContain('<span class="label label-other">Leçon<span class="note">— explication, pas une règle officielle</span></span>')
-    expect(text(page)).toContain('Sources officielles : Code de la route, article R417-11. Vérifiée sur le texte officiel le 15 septembre 2026.')
+    expect(page).toContain(
+      '<span class="label label-other">Leçon<span class="note">— explication, pas une règle officielle</span></span>',
+    )
+    expect(text(page)).toContain(
+      'Sources officielles : Code de la route, article R417-11. Vérifiée sur le texte officiel le 15 septembre 2026.',
+    )
   })
   it('marks the searched words (folded as the index folds them) in titles and excerpts', () => {
     expect(page).toContain('Stationnement sur le <mark>trottoir</mark>')
     expect(page).toContain('jamais sur le <mark>trottoir</mark>.')
   })
   it('ends each result with the attribution line, its address a link, and links the record’s page', () => {
-    expect(page).toContain('<p class="attribution">Source : Bien se garer — <a href="https://code-et-conduite.example/regles/trottoir">')
+    expect(page).toContain(
+      '<p class="attribution">Source : Bien se garer — <a href="https://code-et-conduite.example/regles/trottoir">',
+    )
     expect(page).toContain('<a href="/fiches/fait-643b555e754f953d">')
   })
   it('says how many records matched', () => {
@@ -52,42 +89,110 @@ describe('the interpretation of the query', () => {
     relaxed: [],
   }
   it('shows the words ignored, the corrections and other forms, and marks the corrected word', () => {
-    const page = renderSearchPage(site, { q: 'est-ce que on peut stationner sur le trotoir', page: 1 }, envelope([rule], 1, understood))
-    expect(text(page)).toContain('Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.')
+    const page = renderSearchPage(
+      site,
+      { q: 'est-ce que on peut stationner sur le trotoir', page: 1 },
+      envelope([rule], 1, understood),
+    )
+    expect(text(page)).toContain(
+      'Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.',
+    )
     expect(text(page)).toContain('Mots ignorés, trop courants : « est », « ce », « que », « on », « peut ».')
     expect(text(page)).toContain('« auto » a aussi été cherché sous les formes « voiture », « vehicule ».')
     expect(page).toContain('Stationnement sur le <mark>trottoir</mark>')
   })
   it('on zero results, offers the relaxed queries as links that keep the filters', () => {
-    const relaxed = { ...understood, corrected: [], expanded: [], relaxed: [{ without: 'trottoir', q: 'stationner', total: 12 }, { without: 'stationner', q: 'trottoir', total: 1 }] }
-    const page = renderSearchPage(site, { q: 'stationner trottoir', kind: 'fact', page: 1 }, envelope([], 0, relaxed))
+    const relaxed = {
+      ...understood,
+      corrected: [],
+      expanded: [],
+      relaxed: [
+        { without: 'trottoir', q: 'stationner', total: 12 },
+        { without: 'stationner', q: 'trottoir', total: 1 },
+      ],
+    }
+    const page = renderSearchPage(
+      site,
+      { q: 'stationner trottoir', kind: 'fact', page: 1 },
+      envelope([], 0, relaxed),
+    )
     expect(text(page)).toContain('Aucune fiche ne contient à la fois « stationner », « trottoir ».')
-    expect(page).toContain('<li><a href="/recherche?q=stationner&amp;kind=fact">stationner</a> — sans « trottoir », 12 fiches</li>')
-    expect(page).toContain('<li><a href="/recherche?q=trottoir&amp;kind=fact">trottoir</a> — sans « stationner », 1 fiche</li>')
+    expect(page).toContain(
+      '<li><a href="/recherche?q=stationner&amp;kind=fact">stationner</a> — sans « trottoir », 12 fiches</li>',
+    )
+    expect(page).toContain(
+      '<li><a href="/recherche?q=trottoir&amp;kind=fact">trottoir</a> — sans « stationner », 1 fiche</li>',
+    )
   })
   it('says so when not even part of the query matches', () => {
-    const page = renderSearchPage(site, { q: 'xyzzy plugh', page: 1 }, envelope([], 0, { ...understood, words: ['xyzzy', 'plugh'], ignored: [], corrected: [], expanded: [] }))
-    expect(text(page)).toContain('Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.')
+    const page = renderSearchPage(
+      site,
+      { q: 'xyzzy plugh', page: 1 },
+      envelope([], 0, { ...understood, words: ['xyzzy', 'plugh'], ignored: [], corrected: [], expanded: [] }),
+    )
+    expect(text(page)).toContain(
+      'Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.',
+    )
   })
   it('under best match, says which words the first records hold, which were left out, and what each result lacks', () => {
-    const best = { ...understood, words: ['stationner', 'trottoir', 'camion'], corrected: [], expanded: [], matched: ['stationner', 'trottoir'], left_out: ['camion'], missing: [{ id: lesson.id, words: ['camion', 'stationner'] }] }
-    const page = renderSearchPage(site, { q: 'stationner trottoir camion', page: 1 }, envelope([rule, lesson], 1, { ...best, missing: [{ id: rule.id, words: ['camion'] }, ...best.missing] }))
-    expect(text(page)).toContain('Aucune fiche ne contient tous ces mots : les premières contiennent « stationner », « trottoir », sans « camion » (1 fiche) ; les suivantes en contiennent moins.')
+    const best = {
+      ...understood,
+      words: ['stationner', 'trottoir', 'camion'],
+      corrected: [],
+      expanded: [],
+      matched: ['stationner', 'trottoir'],
+      left_out: ['camion'],
+      missing: [{ id: lesson.id, words: ['camion', 'stationner'] }],
+    }
+    const page = renderSearchPage(
+      site,
+      { q: 'stationner trottoir camion', page: 1 },
+      envelope([rule, lesson], 1, {
+        ...best,
+        missing: [{ id: rule.id, words: ['camion'] }, ...best.missing],
+      }),
+    )
+    expect(text(page)).toContain(
+      'Aucune fiche ne contient tous ces mots : les premières contiennent « stationner », « trottoir », sans « camion » (1 fiche) ; les suivantes en contiennent moins.',
+    )
     expect(text(page)).toContain('Ne contient pas : « camion », « stationner »')
     expect(page.match(/class="lacking/g)).toHaveLength(2)
   })
   it('shows nothing of it when there is nothing to say', () => {
-    const page = renderSearchPage(site, { q: 'trottoir', page: 1 }, envelope([rule], 1, { words: ['trottoir'], ignored: [], corrected: [], expanded: [], relaxed: [] }))
+    const page = renderSearchPage(
+      site,
+      { q: 'trottoir', page: 1 },
+      envelope([rule], 1, { words: ['trottoir'], ignored: [], corrected: [], expanded: [], relaxed: [] }),
+    )
     expect(page).not.toContain('class="interpretation"')
   })
 })
 
 describe('paging', () => {
-  const results = Array.from({ length: 10 }, (_, i) => ({ ...rule, id: `fait-00000000000000${String(i).padStart(2, '0')}` }))
+  const results = Array.from({ length: 10 }, (_, i) => ({
+    ...rule,
+    id: `fait-00000000000000${String(i).padStart(2, '0')}`,
+  }))
   it('links the previous and next pages and a window of page numbers, keeping the query and filters', () => {
-    const page = renderSearchPage(site, { q: 'trottoir', region: 'france', page: 5 }, envelope(results, 95, undefined, 40))
+    const page = renderSearchPage(
+      site,
+      { q: 'trottoir', region: 'france', page: 5 },
+      envelope(results, 95, undefined, 40),
+    )
     const pager = /<nav class="pager"[\s\S]*?<\/nav>/.exec(page)![0]
-    expect([...pager.matchAll(/<(?:a|span)[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual(['← Précédente', '1', '…', '3', '4', '5', '6', '7', '…', '10', 'Suivante →'])
+    expect([...pager.matchAll(/<(?:a|span)[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual([
+      '← Précédente',
+      '1',
+      '…',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '…',
+      '10',
+      'Suivante →',
+    ])
     expect(pager).toContain('<a href="/recherche?q=trottoir&amp;region=france&amp;page=6" rel="next">')
     expect(pager).toContain('<span aria-current="page">5</span>')
     expect(page).toContain('<ol class="results" start="41">')

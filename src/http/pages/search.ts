@@ -16,7 +16,8 @@ import { kindLabel, provenanceSummary, recordPath } from './record-view.js'
 import { MAX_PAGE, PAGE_SIZE, SEARCH_PATH, searchPath, type SearchPageParams } from './search-params.js'
 
 function searchForm(site: Site, params: SearchPageParams): Html {
-  const option = (value: string, label: string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`
+  const option = (value: string, label: string, selected: boolean) =>
+    html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`
   return html`<form class="search-form" role="search" method="get" action="${site.base}${SEARCH_PATH}" data-tidy>
 <div class="query"><label for="q">Mots à chercher</label>
 <div class="query-row"><input type="search" id="q" name="q" value="${params.q ?? ''}" maxlength="300" autocomplete="off" placeholder="ex. priorité à droite">
@@ -57,7 +58,9 @@ function pager(site: Site, params: SearchPageParams, total: number): Html {
   if (last === 1) return html``
   const link = (page: number, label: string | number, rel?: string) =>
     html`<a href="${site.base}${searchPath({ ...params, page })}"${rel === undefined ? '' : html` rel="${rel}"`}>${label}</a>`
-  const shown = [...new Set([1, params.page - 2, params.page - 1, params.page, params.page + 1, params.page + 2, last])]
+  const shown = [
+    ...new Set([1, params.page - 2, params.page - 1, params.page, params.page + 1, params.page + 2, last]),
+  ]
     .filter((p) => p >= 1 && p <= last)
     .sort((a, b) => a - b)
   const items: Html[] = []
@@ -73,7 +76,10 @@ ${params.page < last ? link(params.page + 1, 'Suivante →', 'next') : ''}
 }
 
 function summary(params: SearchPageParams, total: number): string {
-  const filters = [params.kind === undefined ? '' : KIND_LABELS_FR[params.kind].plural, params.region === undefined ? '' : REGION_LABELS_FR[params.region]]
+  const filters = [
+    params.kind === undefined ? '' : KIND_LABELS_FR[params.kind].plural,
+    params.region === undefined ? '' : REGION_LABELS_FR[params.region],
+  ]
     .filter((f) => f !== '')
     .join(', ')
   const last = Math.max(1, Math.ceil(total / PAGE_SIZE))
@@ -91,7 +97,9 @@ function matchSwitch(site: Site, params: SearchPageParams, envelope: SearchEnvel
   const i = envelope.interpretation
   if (i === undefined || i.words.length < 2) return html``
   if (params.match === 'all') {
-    return envelope.total === 0 ? html`<p><a href="${site.base}${searchPath({ ...params, match: undefined, page: 1 })}">Voir les fiches qui contiennent le plus de ces mots</a></p>` : html``
+    return envelope.total === 0
+      ? html`<p><a href="${site.base}${searchPath({ ...params, match: undefined, page: 1 })}">Voir les fiches qui contiennent le plus de ces mots</a></p>`
+      : html``
   }
   return (i.left_out ?? []).length > 0 && envelope.total > 0
     ? html`<p class="small"><a href="${site.base}${searchPath({ ...params, match: 'all', page: 1 })}">Chercher seulement les fiches qui contiennent tous les mots</a></p>`

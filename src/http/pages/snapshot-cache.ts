@@ -16,10 +16,17 @@ export class SnapshotPageCache {
   constructor(private readonly maxBytes = MAX_CACHED_BYTES) {}
 
   /** The page `key` of `snapshot`, rendered by `render` on first use. */
-  async get(snapshot: RecordIndex, key: string, render: () => Promise<Representation>): Promise<Representation> {
+  async get(
+    snapshot: RecordIndex,
+    key: string,
+    render: () => Promise<Representation>,
+  ): Promise<Representation> {
     let cache = this.#bySnapshot.get(snapshot)
     if (cache === undefined) {
-      cache = new LRUCache<string, Representation>({ maxSize: this.maxBytes, sizeCalculation: (page, k) => page.byteLength + k.length })
+      cache = new LRUCache<string, Representation>({
+        maxSize: this.maxBytes,
+        sizeCalculation: (page, k) => page.byteLength + k.length,
+      })
       this.#bySnapshot.set(snapshot, cache)
     }
     const cached = cache.get(key)

@@ -35,7 +35,11 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
       const { etag, body } = await downloads.gzip(index)
       reply.header('etag', etag)
       if (notModified(req, etag, lastModified)) return reply.code(304).send()
-      return reply.type(NDJSON_TYPE).header('content-encoding', 'gzip').header('content-length', body.length).send(body)
+      return reply
+        .type(NDJSON_TYPE)
+        .header('content-encoding', 'gzip')
+        .header('content-length', body.length)
+        .send(body)
     }
     const plain = downloads.plain(index)
     reply.header('etag', plain.etag)

@@ -13,7 +13,8 @@ export function recordRoutes(app: FastifyInstance, ctx: ApiContext): void {
     validateQuery(NoParamsSchema, live.query)
     const { id } = validatePath(FactPathSchema, req.params)
     const prepared = ctx.answers.record(live.index, id)
-    if (prepared === undefined) throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
+    if (prepared === undefined)
+      throw new ApiError('not_found', `No record with id "${id}"; search with ${API_PREFIX}/facts`)
     return sendAnswer(reply, jsonAnswer(prepared, conditionsOf(req)))
   })
 }

@@ -17,7 +17,11 @@ export function searchRoutes(app: FastifyInstance, ctx: ApiContext): void {
     if (prepared === undefined) {
       const params = validateQuery(SearchParamsSchema, live.query)
       const answer = answerSearch(live.index, params)
-      prepared = cache.set(live.index, req.url, new PreparedBody(searchEnvelopeBytes(answer), JSON_TYPE, 'fast', answer.etag))
+      prepared = cache.set(
+        live.index,
+        req.url,
+        new PreparedBody(searchEnvelopeBytes(answer), JSON_TYPE, 'fast', answer.etag),
+      )
     }
     return sendAnswer(reply, jsonAnswer(prepared, conditionsOf(req)))
   })

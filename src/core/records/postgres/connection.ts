@@ -38,7 +38,9 @@ export async function connectTo(url: string, applicationName: string): Promise<p
   try {
     await client.connect()
   } catch (err) {
-    throw new Error(`cannot reach PostgreSQL at ${describeDatabase(url)} (${(err as Error).message})`, { cause: err })
+    throw new Error(`cannot reach PostgreSQL at ${describeDatabase(url)} (${(err as Error).message})`, {
+      cause: err,
+    })
   }
   return client
 }

@@ -11,7 +11,10 @@ export type SnapshotDiff = {
 }
 
 /** Compares two snapshots given as id → record hash. */
-export function diffSnapshots(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): SnapshotDiff {
+export function diffSnapshots(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): SnapshotDiff {
   const diff: SnapshotDiff = { added: [], changed: [], removed: [], unchanged: 0 }
   for (const [id, hash] of after) {
     const previous = before.get(id)
@@ -25,4 +28,5 @@ export function diffSnapshots(before: ReadonlyMap<string, string>, after: Readon
 }
 
 /** True when publishing would change nothing. */
-export const isEmptyDiff = (diff: SnapshotDiff): boolean => diff.added.length + diff.changed.length + diff.removed.length === 0
+export const isEmptyDiff = (diff: SnapshotDiff): boolean =>
+  diff.added.length + diff.changed.length + diff.removed.length === 0

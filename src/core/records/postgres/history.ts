@@ -54,19 +54,27 @@ export async function listSnapshots(db: ClientBase, limit: number): Promise<Snap
 }
 
 /** One snapshot's facts, or undefined when there is no such snapshot. */
-export async function findSnapshot(db: Queryable, id: number): Promise<{ id: number; recordCount: number; prunedAt: Date | null } | undefined> {
+export async function findSnapshot(
+  db: Queryable,
+  id: number,
+): Promise<{ id: number; recordCount: number; prunedAt: Date | null } | undefined> {
   const { rows } = await db.query<{ id: string; record_count: number; pruned_at: Date | null }>(
     `SELECT id, record_count, pruned_at FROM ${TABLES.snapshots} WHERE id = $1`,
     [id],
   )
   const row = rows[0]
-  return row === undefined ? undefined : { id: Number(row.id), recordCount: row.record_count, prunedAt: row.pruned_at }
+  return row === undefined
+    ? undefined
+    : { id: Number(row.id), recordCount: row.record_count, prunedAt: row.pruned_at }
 }
 
 /** id → record hash of every record of a snapshot, read in batches (no record bodies). */
 export async function snapshotHashes(client: ClientBase, snapshotId: number): Promise<Map<string, string>> {
   const cursor = client.query(
-    new Cursor<{ record_id: string; record_hash: string }>(`SELECT record_id, record_hash FROM ${TABLES.records} WHERE snapshot_id = $1`, [snapshotId]),
+    new Cursor<{ record_id: string; record_hash: string }>(
+      `SELECT record_id, record_hash FROM ${TABLES.records} WHERE snapshot_id = $1`,
+      [snapshotId],
+    ),
   )
   const hashes = new Map<string, string>()
   try {

@@ -53,11 +53,16 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
 export type MigrationReport = { from: number; to: number; applied: Migration[] }
 
 /** Applies the missing migrations, idempotently; returns what it did. */
-export async function migrate(client: ClientBase, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationReport> {
+export async function migrate(
+  client: ClientBase,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationReport> {
   await client.query('BEGIN')
   try {
     // Serialises concurrent migrators of this schema; released at COMMIT/ROLLBACK.
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('reference_records.migrate.' || current_schema()))`)
+    await client.query(
+      `SELECT pg_advisory_xact_lock(hashtext('reference_records.migrate.' || current_schema()))`,
+    )
     await client.query(`
       CREATE TABLE IF NOT EXISTS ${TABLES.migrations} (
         version integer PRIMARY KEY,
@@ -68,7 +73,10 @@ export async function migrate(client: ClientBase, migrations: readonly Migration
     const missing = migrations.filter((m) => m.version > from)
     for (const migration of missing) {
       await client.query(migration.sql)
-      await client.query(`INSERT INTO ${TABLES.migrations} (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
+      await client.query(`INSERT INTO ${TABLES.migrations} (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ])
     }
     await client.query('COMMIT')
     return { from, to: missing.at(-1)?.version ?? from, applied: missing }
@@ -80,8 +88,12 @@ export async function migrate(client: ClientBase, migrations: readonly Migration
 
 /** The schema version of the database: 0 when nothing was ever migrated. */
 export async function appliedVersion(client: ClientBase): Promise<number> {
-  const exists = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [TABLES.migrations])
+  const exists = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    TABLES.migrations,
+  ])
   if (!exists.rows[0]!.present) return 0
-  const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${TABLES.migrations}`)
+  const { rows } = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${TABLES.migrations}`,
+  )
   return rows[0]!.version ?? 0
 }

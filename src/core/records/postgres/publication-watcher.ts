@@ -21,7 +21,12 @@ export type WatcherTiming = {
   checkTimeoutMs: number
 }
 
-export const DEFAULT_WATCHER_TIMING: WatcherTiming = { checkEveryMs: 30_000, firstBackoffMs: 500, maxBackoffMs: 30_000, checkTimeoutMs: 10_000 }
+export const DEFAULT_WATCHER_TIMING: WatcherTiming = {
+  checkEveryMs: 30_000,
+  firstBackoffMs: 500,
+  maxBackoffMs: 30_000,
+  checkTimeoutMs: 10_000,
+}
 
 export type WatcherOptions = {
   /** A new, unconnected client for the dedicated connection. */
@@ -36,7 +41,11 @@ export type WatcherOptions = {
 }
 
 /** Delay before reconnection attempt `attempt` (0-based): exponential, capped, ±20 % jitter so replicas do not reconnect in step. */
-export function backoffDelay(attempt: number, timing: Pick<WatcherTiming, 'firstBackoffMs' | 'maxBackoffMs'>, random = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  timing: Pick<WatcherTiming, 'firstBackoffMs' | 'maxBackoffMs'>,
+  random = Math.random,
+): number {
   const base = Math.min(timing.maxBackoffMs, timing.firstBackoffMs * 2 ** Math.min(attempt, 30))
   return Math.round(base * (0.8 + 0.4 * random()))
 }
@@ -69,7 +78,10 @@ export class PublicationWatcher {
       if (this.#stopped) break
       if (wasConnected) attempt = 0
       const delay = backoffDelay(attempt++, this.options.timing)
-      this.options.log.warn({ origin: this.options.origin, retryInMs: delay }, 'records source: reconnecting to PostgreSQL')
+      this.options.log.warn(
+        { origin: this.options.origin, retryInMs: delay },
+        'records source: reconnecting to PostgreSQL',
+      )
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay)
         this.#wake = () => {
@@ -88,7 +100,11 @@ export class PublicationWatcher {
     const ended = new Promise<void>((resolve) => (end = resolve))
     this.#endSession = end
     client.on('error', (err) => {
-      if (!this.#stopped) this.options.log.warn({ origin: this.options.origin, problem: err.message }, 'records source: PostgreSQL connection lost')
+      if (!this.#stopped)
+        this.options.log.warn(
+          { origin: this.options.origin, problem: err.message },
+          'records source: PostgreSQL connection lost',
+        )
       end()
     })
     client.on('end', end)
@@ -105,7 +121,11 @@ export class PublicationWatcher {
       timer.unref()
       await ended
     } catch (err) {
-      if (!this.#stopped) this.options.log.warn({ origin: this.options.origin, problem: (err as Error).message }, 'records source: cannot reach PostgreSQL')
+      if (!this.#stopped)
+        this.options.log.warn(
+          { origin: this.options.origin, problem: (err as Error).message },
+          'records source: cannot reach PostgreSQL',
+        )
     } finally {
       clearInterval(timer)
       if (listening) this.options.onConnection(false)
@@ -138,20 +158,30 @@ export class PublicationWatcher {
     let timer: NodeJS.Timeout | undefined
     try {
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${this.options.timing.checkTimeoutMs} ms`)), this.options.timing.checkTimeoutMs)
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${this.options.timing.checkTimeoutMs} ms`)),
+          this.options.timing.checkTimeoutMs,
+        )
       })
       const id = await Promise.race([currentPublicationId(client), deadline])
       this.options.onCurrent(id)
     } catch (err) {
       if (isUndefinedTable(err)) {
         if (!this.#warnedNoSchema) {
-          this.options.log.warn({ origin: this.options.origin }, 'records source: no snapshot tables yet (run "reference-records db migrate" or publish); waiting for the first publication')
+          this.options.log.warn(
+            { origin: this.options.origin },
+            'records source: no snapshot tables yet (run "reference-records db migrate" or publish); waiting for the first publication',
+          )
         }
         this.#warnedNoSchema = true
         this.options.onCurrent(undefined)
         return
       }
-      if (!this.#stopped) this.options.log.warn({ origin: this.options.origin, problem: (err as Error).message }, 'records source: check failed; reconnecting')
+      if (!this.#stopped)
+        this.options.log.warn(
+          { origin: this.options.origin, problem: (err as Error).message },
+          'records source: check failed; reconnecting',
+        )
       end()
     } finally {
       clearTimeout(timer)

@@ -42,19 +42,29 @@ export function prepareSnapshot(records: readonly Fact[]): PreparedSnapshot {
 export type Plan = { current: Publication | undefined; diff: SnapshotDiff }
 
 /** Compares `next` (id → hash) with the current snapshot. Works on a database never migrated (all added). */
-export async function planAgainstCurrent(client: ClientBase, next: ReadonlyMap<string, string>): Promise<Plan> {
+export async function planAgainstCurrent(
+  client: ClientBase,
+  next: ReadonlyMap<string, string>,
+): Promise<Plan> {
   const current = (await appliedVersion(client)) === 0 ? undefined : await currentPublication(client)
-  const before = current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
+  const before =
+    current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
   return { current, diff: diffSnapshots(before, next) }
 }
 
-export const hashesOf = (snapshot: PreparedSnapshot): Map<string, string> => new Map(snapshot.rows.map((r) => [r.id, r.hash]))
+export const hashesOf = (snapshot: PreparedSnapshot): Map<string, string> =>
+  new Map(snapshot.rows.map((r) => [r.id, r.hash]))
 
 export type PublishOptions = { note?: string; keep?: number }
 export type Published = { publication: Publication; pruned: number[] }
 
 /** Stores `snapshot` and makes it current, if `plan.current` is still current; prunes past the retention. */
-export async function publishSnapshot(client: ClientBase, snapshot: PreparedSnapshot, plan: Plan, options: PublishOptions = {}): Promise<Published> {
+export async function publishSnapshot(
+  client: ClientBase,
+  snapshot: PreparedSnapshot,
+  plan: Plan,
+  options: PublishOptions = {},
+): Promise<Published> {
   return inTransaction(client, async () => {
     await expectCurrent(client, plan.current)
     const { rows } = await client.query<{ id: string }>(
@@ -71,14 +81,22 @@ export async function publishSnapshot(client: ClientBase, snapshot: PreparedSnap
       )
     }
     const publication = await recordPublication(client, snapshotId, 'publish', options.note)
-    await client.query(`UPDATE ${TABLES.snapshots} SET published_at = $2 WHERE id = $1`, [snapshotId, publication.publishedAt])
+    await client.query(`UPDATE ${TABLES.snapshots} SET published_at = $2 WHERE id = $1`, [
+      snapshotId,
+      publication.publishedAt,
+    ])
     const pruned = await prune(client, snapshotId, options.keep ?? DEFAULT_KEEP_SNAPSHOTS)
     return { publication, pruned }
   })
 }
 
 /** Makes snapshot `snapshotId` current again, if `plan.current` is still current. */
-export async function rollbackTo(client: ClientBase, snapshotId: number, plan: Plan, options: { note?: string } = {}): Promise<Publication> {
+export async function rollbackTo(
+  client: ClientBase,
+  snapshotId: number,
+  plan: Plan,
+  options: { note?: string } = {},
+): Promise<Publication> {
   return inTransaction(client, async () => {
     await expectCurrent(client, plan.current)
     await checkRollbackTarget(client, snapshotId, plan.current)
@@ -87,13 +105,21 @@ export async function rollbackTo(client: ClientBase, snapshotId: number, plan: P
 }
 
 /** Refuses a target that does not exist, was pruned, or is already current. */
-export async function checkRollbackTarget(client: ClientBase, snapshotId: number, current: Publication | undefined): Promise<void> {
+export async function checkRollbackTarget(
+  client: ClientBase,
+  snapshotId: number,
+  current: Publication | undefined,
+): Promise<void> {
   const target = (await appliedVersion(client)) === 0 ? undefined : await findSnapshot(client, snapshotId)
-  if (target === undefined) throw new PublishingError(`no snapshot ${snapshotId}; "reference-records snapshots" lists them`)
+  if (target === undefined)
+    throw new PublishingError(`no snapshot ${snapshotId}; "reference-records snapshots" lists them`)
   if (target.prunedAt !== null) {
-    throw new PublishingError(`snapshot ${snapshotId} was pruned on ${target.prunedAt.toISOString()} (retention); publish its records again instead`)
+    throw new PublishingError(
+      `snapshot ${snapshotId} was pruned on ${target.prunedAt.toISOString()} (retention); publish its records again instead`,
+    )
   }
-  if (current?.snapshotId === snapshotId) throw new PublishingError(`snapshot ${snapshotId} is already current`)
+  if (current?.snapshotId === snapshotId)
+    throw new PublishingError(`snapshot ${snapshotId} is already current`)
 }
 
 async function expectCurrent(client: ClientBase, expected: Publication | undefined): Promise<void> {
@@ -107,7 +133,12 @@ async function expectCurrent(client: ClientBase, expected: Publication | undefin
 }
 
 /** Inserts the event and queues the notification (sent at commit). Its time is the commit's, not the transaction start's. */
-async function recordPublication(client: ClientBase, snapshotId: number, action: 'publish' | 'rollback', note: string | undefined): Promise<Publication> {
+async function recordPublication(
+  client: ClientBase,
+  snapshotId: number,
+  action: 'publish' | 'rollback',
+  note: string | undefined,
+): Promise<Publication> {
   const { rows } = await client.query(
     `WITH p AS (
        INSERT INTO ${TABLES.publications} (snapshot_id, action, note, published_at) VALUES ($1, $2, $3, clock_timestamp())
@@ -135,7 +166,10 @@ async function prune(client: ClientBase, currentId: number, keep: number): Promi
   )
   const pruned: number[] = []
   for (const { id } of rows) {
-    const { rows: lock } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${SNAPSHOT_LOCK_KEY}) AS locked`, [id])
+    const { rows: lock } = await client.query<{ locked: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(${SNAPSHOT_LOCK_KEY}) AS locked`,
+      [id],
+    )
     if (!lock[0]!.locked) continue
     await client.query(`DELETE FROM ${TABLES.records} WHERE snapshot_id = $1`, [id])
     await client.query(`UPDATE ${TABLES.snapshots} SET pruned_at = clock_timestamp() WHERE id = $1`, [id])

@@ -85,13 +85,19 @@ export type ReadOptions = {
  * order; undefined when nothing was ever published. A row that is not JSON is given as its text
  * (validation then refuses it, naming the row).
  */
-export async function readCurrentSnapshot(client: ClientBase, options: ReadOptions, consume: RecordConsumer): Promise<ReadSnapshot | undefined> {
+export async function readCurrentSnapshot(
+  client: ClientBase,
+  options: ReadOptions,
+  consume: RecordConsumer,
+): Promise<ReadSnapshot | undefined> {
   await options.withDeadline(client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'))
   try {
     const publication = await options.withDeadline(currentPublication(client))
     if (publication === undefined) return undefined
     options.onPublication?.(publication)
-    await options.withDeadline(client.query(`SELECT pg_advisory_xact_lock_shared(${SNAPSHOT_LOCK_KEY})`, [publication.snapshotId]))
+    await options.withDeadline(
+      client.query(`SELECT pg_advisory_xact_lock_shared(${SNAPSHOT_LOCK_KEY})`, [publication.snapshotId]),
+    )
     const { count, checksum } = await readRows(client, publication.snapshotId, options, consume)
     return { publication, count, checksum }
   } finally {
@@ -99,7 +105,12 @@ export async function readCurrentSnapshot(client: ClientBase, options: ReadOptio
   }
 }
 
-async function readRows(client: ClientBase, snapshotId: number, options: ReadOptions, consume: RecordConsumer): Promise<{ count: number; checksum: string }> {
+async function readRows(
+  client: ClientBase,
+  snapshotId: number,
+  options: ReadOptions,
+  consume: RecordConsumer,
+): Promise<{ count: number; checksum: string }> {
   // record::text is the text as published (json keeps it verbatim); parsing is ours, so a bad row is named, not thrown by the driver.
   const cursor = client.query(
     new Cursor<{ record_id: string; text: string }>(

@@ -24,4 +24,5 @@ export const PUBLISH_LOCK = `SELECT pg_advisory_xact_lock(hashtext('reference_re
 export const UNDEFINED_TABLE = '42P01'
 
 /** Whether a pg error says the tables do not exist yet. */
-export const isUndefinedTable = (err: unknown): boolean => (err as { code?: unknown })?.code === UNDEFINED_TABLE
+export const isUndefinedTable = (err: unknown): boolean =>
+  (err as { code?: unknown })?.code === UNDEFINED_TABLE
