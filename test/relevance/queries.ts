@@ -18,7 +18,10 @@
  * - title: a record's title, typed or pasted whole;
  * - synonym: an everyday synonym, a paraphrase, a regional, older or English name for the records' word;
  * - agent: the sentence an AI assistant sends to a search tool for a user's question (5–20 words,
- *   often with context no record holds: an age, a town, a car).
+ *   often with context no record holds: an age, a town, a car);
+ * - number: a figure with or without its unit, as people type it ("25 km/h", "0,2 g/l", "3750 euros",
+ *   "50cc", "2 secondes"), often not the records' spelling ("3 750 €", "deux secondes") or a figure
+ *   inside one of the records' ranges (issue 31).
  */
 
 export const CATEGORIES = [
@@ -30,6 +33,7 @@ export const CATEGORIES = [
   'title',
   'synonym',
   'agent',
+  'number',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -402,4 +406,39 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['agent', "quelles données personnelles l'auto-école conserve et comment demander leur suppression", ['page-844318f5f51a5000'], 'élève soucieux de sa vie privée : politique de confidentialité'],
   ['agent', "le cours en ligne est-il utilisable avec un lecteur d'écran pour une élève malvoyante", ['page-9d586c2bb6ef5ad3', 'person-85016cc776b60b75'], "proche d'une élève handicapée : accessibilité du site"],
   ['agent', 'ambulance sirène hurlante derrière moi au feu rouge, dois-je avancer pour la laisser passer', ['page-367e751ef549f31a', 'fait-2b331f1c3e6bf7a6'], 'conducteur : comportement face à un véhicule prioritaire'],
+  // Figures as people type them (issue 31): written from the needs, over the sample's records.
+  ['number', 'excès de vitesse de 25 km/h', ['fait-76df92af667c296a', 'page-7ed0377185db6d63'], 'driver: the fine for a given excess'],
+  ['number', 'flashé à 62 au lieu de 50 combien de points', ['fait-76df92af667c296a', 'page-7ed0377185db6d63'], 'driver flashed in town'],
+  ['number', 'amende 135 euros sens interdit', ['fait-e6d83339c7b781c1'], 'driver: one-way street fine'],
+  ['number', '90 km/h route départementale', ['fait-03fcaf50bb0c1198', 'fait-b3c91146d0380bab'], 'driver: speed on an ordinary road'],
+  ['number', '130 kmh autoroute quand il pleut', ['fait-4a1e13a3fbcaf151'], 'learner: motorway limit in rain'],
+  ['number', '0,5 g/l alcool', ['fait-b3164bb30e5f01f9'], 'learner: legal alcohol level'],
+  ['number', '0,2 g/l jeune conducteur', ['fait-caf3b6cc030e3cce'], 'parent: limit for a new driver'],
+  ['number', 'siège auto enfant 10 ans', ['fait-e739a981012692c3'], 'parent: child seat age'],
+  ['number', '12 points au bout de 3 ans', ['fait-75a8dfe4a8b51a13'], 'new driver: when the licence is full'],
+  ['number', 'dépasser un vélo 1,50 m', ['page-218cc2b1ccae9244'], 'driver: side distance to a cyclist'],
+  ['number', 'zone 30 km/h', ['fait-2637486b38d10d87', 'page-43c919a8cbf8cba6'], 'driver'],
+  ['number', 'casque vélo enfant moins de 12 ans', ['fait-439b2c0fedf3ef8c'], 'parent'],
+  ['number', 'trottinette 25 km/h à 14 ans', ['fait-4fac04a4181362f6'], 'parent: e-scooter rules'],
+  ['number', 'amende 1500€ détecteur radar', ['fait-a93c6ded591325bc'], 'driver'],
+  ['number', 'pneus hiver 1er novembre', ['fait-79148f29a2f709e5'], 'driver going to the mountains'],
+  ['number', 'stage récupérer 4 points', ['fait-98fede4da3f12ea3'], 'driver who lost points'],
+  ['number', 'amende 3750 euros sans assurance', ['fait-7ddd36607beb68a8'], 'driver: uninsured'],
+  ['number', 'remorque 750 kg permis B', ['fait-c6fccf8835a886a7'], 'driver towing a trailer'],
+  ['number', 'délit de fuite 3 ans de prison', ['fait-48932ee0e8f4329c'], 'driver'],
+  ['number', 'scooter 50cc à 14 ans', ['fait-688001c005a0fd3d'], 'parent: moped'],
+  ['number', 'moto 125 cm3 permis voiture', ['fait-43dbed5c4ba04e47'], 'driver with a car licence'],
+  ['number', 'conduite accompagnée 3000 km', ['fait-4f8365290f86b6bc'], 'parent: early learning'],
+  ['number', 'appeler le 112', ['page-5ca8fca885440005'], 'witness of an accident'],
+  ['number', 'examen pratique 32 min', ['page-0f09520aec9b489b'], 'learner: the driving test'],
+  ['number', 'permis rose carton 2033', ['page-6a5a38686c3dfd81'], 'driver with an old licence'],
+  ['number', 'forfait 20h permis B', ['offer-061de405e3707919'], 'learner comparing offers'],
+  ['number', 'brouillard visibilité 50 m vitesse', ['fait-16622931ce71be7d'], 'driver in fog'],
+  ['number', 'distance de sécurité 2 secondes', ['fait-bf14b777caeb13b5'], 'learner'],
+  ['number', 'vitres teintées interdites 2017', ['fait-7b102d50e222ed9e'], 'driver with tinted windows'],
+  ['number', 'accompagnateur 5 ans de permis', ['fait-dd90f65734c1601c'], 'parent accompanying a learner'],
+  ['number', 'voiture garée 7 jours au même endroit', ['fait-8a8537392929e5ed'], 'driver: abusive parking'],
+  ['number', 'vendre sa voiture déclaration 15 jours', ['fait-77916a4b1a6b5f0c'], 'seller'],
+  ['number', 'contrôle technique 4 ans', ['fait-bf2defe46cfdbcec'], 'car owner'],
+  ['number', 'pause toutes les 2 heures', ['expertise-fait-a23bc77253420ba4'], 'driver on a long trip'],
 ]

@@ -39,7 +39,8 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     title: [12, 12, 0],
     synonym: [30, 31, 6],
     agent: [3, 3, 57],
-    all: [243, 252, 101],
+    number: [30, 32, 2],
+    all: [273, 284, 103],
   },
   best: {
     keyword: [64, 65, 0],
@@ -50,7 +51,8 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     title: [12, 12, 0],
     synonym: [34, 39, 0],
     agent: [49, 59, 0],
-    all: [321, 359, 0],
+    number: [32, 34, 0],
+    all: [353, 393, 0],
   },
 }
 
@@ -63,6 +65,10 @@ const HELD_OUT_FLOOR: Floor = [133, 148, 0]
  * first instead.
  */
 const KNOWN_MISSES: Record<string, string> = {
+  '0,2 g/l jeune conducteur':
+    'the answer is #2; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, holding every word, two of them in its title',
+  '130 kmh autoroute quand il pleut':
+    'the answer is #2; "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every word but «pleut» (pluie), «130 km/h» and «autoroute» in its title',
   'alcool jeune conducteur':
     'the answer is #3; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, holding every word',
   'à partir de quel âge peut-on passer le permis ?':
@@ -148,7 +154,7 @@ const KNOWN_MISSES: Record<string, string> = {
 }
 
 describe('relevance table', () => {
-  it('has at least 300 queries written from needs, in the eight categories, each once', () => {
+  it('has at least 300 queries written from needs, in the nine categories, each once', () => {
     expect(RELEVANCE_TABLE.length).toBeGreaterThanOrEqual(300)
     expect(new Set(RELEVANCE_TABLE.map(([category]) => category))).toEqual(new Set(CATEGORIES))
     expect(new Set(RELEVANCE_TABLE.map(([, q]) => q)).size).toBe(RELEVANCE_TABLE.length)

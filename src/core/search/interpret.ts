@@ -8,8 +8,9 @@ import type { AliasMatch, AliasPhrase, AliasTable } from './aliases.js'
 import { closestWords, maxEdits, splitWord } from './correct.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
+import { isMeasure, numberSpellings, UNIT_NAMES, withMeasures, type MeasureToken } from './measures.js'
 import { ignoredWords } from './stop-words.js'
-import { queryTokens, type QueryToken } from './tokenize.js'
+import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
 
 /** The `interpretation` object of the search answer (docs/api.md). */
 export type Interpretation = {
@@ -26,10 +27,14 @@ export type Interpretation = {
   missing?: { id: string; words: string[] }[]
 }
 
-/** A required word: as the answer shows it, and the group of indexed words the index must find. */
+/**
+ * A required word: as the answer shows it, the group of indexed words the index must find, and what
+ * holding it weighs in a best match against holding another word (1, less for a measure).
+ */
 export type PlannedWord = {
   shown: string
   group: TermGroup
+  weight: number
 }
 
 export type QueryPlan = { words: PlannedWord[]; interpretation: Interpretation }
@@ -49,11 +54,20 @@ export type InterpretContext = {
 export const FORM_WEIGHT = 0.8
 export const ALIAS_WEIGHT = 0.8
 
+/**
+ * What a measure ("25 km/h", "17 ans" is a word, "135 €") weighs in a best match against a word:
+ * a person's own figure is a detail the records often state as a range (measures.ts), so a record
+ * holding the question's words ranks above one holding only the figure. Measured on the relevance
+ * table's number queries (docs/search.md): 0.5 answers them as well as 0.3, 1 ranks a record that only
+ * shares the figure first.
+ */
+export const MEASURE_WEIGHT = 1
+
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 export const MAX_CORRECTIONS = 8
 
 export function interpretQuery(q: string, context: InterpretContext): QueryPlan {
-  const tokens = queryTokens(q)
+  const tokens = withMeasures(q, queryTokens(q))
   const ignorable = ignoredWords(tokens.map((t) => t.word))
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
@@ -62,6 +76,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
     const words = distinct(tokens).map((t) => ({
       shown: t.typed,
       group: exactGroup(t.word, context.lexicon),
+      weight: 1,
     }))
     interpretation.words = words.map((w) => w.shown)
     return { words, interpretation }
@@ -71,6 +86,13 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
   const folded = corrected.map((t) => t.word)
   const words: PlannedWord[] = []
   for (let at = 0; at < corrected.length;) {
+    const token = corrected[at]!
+    if (isMeasure(token)) {
+      words.push({ shown: token.typed, group: measureGroup(token, context.lexicon), weight: MEASURE_WEIGHT })
+      interpretation.words.push(token.typed)
+      at++
+      continue
+    }
     const alias = context.aliases.match(folded, at)
     const span = alias?.length ?? 1
     const shown = corrected
@@ -78,7 +100,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
       .map((t) => t.typed)
       .join(' ')
     const planned = phraseGroup(folded.slice(at, at + span), alias?.also ?? [], context)
-    words.push({ shown, group: planned.group })
+    words.push({ shown, group: planned.group, weight: 1 })
     interpretation.words.push(shown)
     if (planned.also.length > 0) interpretation.expanded.push({ word: shown, with: planned.also })
     at += span
@@ -105,10 +127,11 @@ function correctWords(
     tokens.map((t) => t.word),
     context,
   )
-  const finds = tokens.map((t, i) => inPhrase[i]! || findsSomething(t.word, context))
+  // A measure is never corrected: its number is what the person means, found or not.
+  const finds = tokens.map((t, i) => isMeasure(t) || inPhrase[i]! || findsSomething(t.word, context))
   // The forms of the words that find something: a correction that then matches with them is preferred.
   const others = tokens
-    .flatMap((t, i) => (finds[i] ? [context.lexicon.formsOf(t.word)] : []))
+    .flatMap((t, i) => (finds[i] && !isMeasure(t) ? [context.lexicon.formsOf(t.word)] : []))
     .filter((forms) => forms.length > 0)
   const out: QueryToken[] = []
   let tries = 0
@@ -169,6 +192,24 @@ function distinct(tokens: QueryToken[]): QueryToken[] {
   const seen = new Set<string>()
   return tokens.filter((t) => !seen.has(t.word) && seen.add(t.word))
 }
+
+/**
+ * A measure's group: its number (as typed, in thousands groups or in words: numberSpellings) with its
+ * unit as typed (a record writing "25 km/h") or as a word ("3,5 tonnes" for "3,5 t"), or its number
+ * alone (a record writing "135 €", whose sign is no word), which counts a little less.
+ */
+function measureGroup(token: MeasureToken, lexicon: Lexicon): TermGroup {
+  const { number, unit } = token.measure
+  const units = unit.length === 0 ? [] : [unit, ...(unit.length === 1 ? unitNames(unit[0]!) : [])]
+  const options: (Alternative | undefined)[] = []
+  for (const spelling of numberSpellings(number)) {
+    for (const u of units) options.push(alternative([...spelling, ...u], 1, lexicon))
+    options.push(alternative(spelling, units.length === 0 ? 1 : FORM_WEIGHT, lexicon))
+  }
+  return options.filter((a) => a !== undefined)
+}
+
+const unitNames = (symbol: string): string[][] => (UNIT_NAMES.get(symbol) ?? []).map((name) => tokenize(name))
 
 function exactGroup(word: string, lexicon: Lexicon): TermGroup {
   const id = lexicon.termId(word)

@@ -1,0 +1,173 @@
+/**
+ * Measures in a query (docs/search.md, "Numbers and units"): "25 km/h", "0,5 g/l", "135 euros",
+ * "50kmh". A number with its unit is one thing the person asks about, so it is one required word of
+ * the query, not three: "km" and "h" are not searched apart, and a record writing "135 €" (the sign
+ * is not a word) answers "135 euros" by its number. A measure is also a detail: a person asks about
+ * their own figure ("un excès de 25 km/h", "j'ai 17 ans et demi") where the records state thresholds
+ * and ranges ("de 20 à moins de 30 km/h"), so in a best match it weighs less than a word.
+ */
+import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
+
+/**
+ * Unit symbols and abbreviations the driving domain writes after a number: speeds, distances,
+ * masses and loads, alcohol levels, money, durations, engine power and noise. Words that are units
+ * but also plain words of the records ("ans", "mois", "points", "jours", "tonnes") are not here:
+ * they are searched as words, as the records hold them.
+ */
+export const UNIT_WORDS: ReadonlySet<string> = new Set([
+  'km', // kilomètres, and « km/h »
+  'kmh', // « kmh », how people type « km/h »
+  'kph',
+  'h', // heures, and « km/h »
+  'm', // mètres, and « m/s »
+  'cm',
+  'mm',
+  'kg',
+  't', // tonnes: « 3,5 t »
+  'g', // « 0,5 g/l »
+  'mg', // « 0,25 mg/l » of exhaled air
+  'l',
+  'ml',
+  'cl',
+  's', // secondes: « 2 s »
+  'sec',
+  'min',
+  'mn',
+  'eur',
+  'euro',
+  'euros',
+  'kw',
+  'ch', // chevaux
+  'cv', // chevaux fiscaux
+  'cc',
+  'cm3',
+  'db',
+])
+
+/**
+ * What the records also write instead of a unit's symbol ("3,5 tonnes" for "3,5 t"), folded as the
+ * index folds words: a measure finds both spellings.
+ */
+export const UNIT_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['km', ['kilometre']],
+  ['kmh', ['km h']],
+  ['kph', ['km h']],
+  ['h', ['heure']],
+  ['m', ['metre']],
+  ['cm', ['centimetre']],
+  ['kg', ['kilo', 'kilogramme']],
+  ['t', ['tonne']],
+  ['g', ['gramme']],
+  ['mg', ['milligramme']],
+  ['l', ['litre']],
+  ['s', ['seconde']],
+  ['sec', ['seconde']],
+  ['min', ['minute']],
+  ['mn', ['minute']],
+  ['eur', ['euro']],
+  ['euros', ['euro']],
+  ['ch', ['cheval']],
+  ['cv', ['cheval']],
+  ['cc', ['cm3']],
+  ['db', ['decibel']],
+])
+
+/**
+ * Numbers the records write in words ("trois ans", "deux secondes", "quinze jours"): a measure
+ * typed in digits also finds them. One is left out: « un », « une » are function words.
+ */
+const NUMBER_NAMES: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      [2, 'deux'],
+      [3, 'trois'],
+      [4, 'quatre'],
+      [5, 'cinq'],
+      [6, 'six'],
+      [7, 'sept'],
+      [8, 'huit'],
+      [9, 'neuf'],
+      [10, 'dix'],
+      [11, 'onze'],
+      [12, 'douze'],
+      [13, 'treize'],
+      [14, 'quatorze'],
+      [15, 'quinze'],
+      [16, 'seize'],
+      [20, 'vingt'],
+      [30, 'trente'],
+      [40, 'quarante'],
+      [50, 'cinquante'],
+      [60, 'soixante'],
+      [100, 'cent'],
+      [1000, 'mille'],
+    ] as const
+  )
+    // Folded as the index folds them: « trois » is indexed as « troi ».
+    .map(([n, name]) => [String(n), tokenize(name)[0]!]),
+)
+
+/**
+ * The ways the records may write a number typed as `words` (its folded words: "3750" is one, "0,5"
+ * two): as typed, in French thousands groups ("3 750", "3 000", the records' spelling) when typed
+ * whole, and in words ("trois") for the small ones.
+ */
+export function numberSpellings(words: readonly string[]): string[][] {
+  const spellings = [[...words]]
+  const whole = words.length === 1 ? words[0]! : undefined
+  if (whole === undefined) return spellings
+  const digits = String(Number(whole))
+  if (digits.length > 3) spellings.push(digits.replace(/\B(?=(\d{3})+$)/gu, ' ').split(' '))
+  const name = NUMBER_NAMES.get(digits)
+  if (name !== undefined) spellings.push([name])
+  return spellings
+}
+
+const NUMBER = String.raw`\d+(?:[.,]\d+)?`
+const UNIT = `(?:${[...UNIT_WORDS].sort((a, b) => b.length - a.length).join('|')}|€)`
+/** A number, then units joined by "/" or spaces ("km/h", "g / l", "km h"); the units are optional. */
+const MEASURE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${NUMBER})(?:\\s*${UNIT}(?:\\s*/?\\s*${UNIT})*)?(?![\\p{L}\\p{N}])`,
+  'giu',
+)
+
+/** A query token that stands for a measure: its number's words, then its unit's words. */
+export type MeasureToken = QueryToken & { measure: { number: string[]; unit: string[] } }
+
+export const isMeasure = (token: QueryToken): token is MeasureToken => 'measure' in token
+
+/**
+ * The query's tokens with each measure made one token (`word` is its number as typed, folded;
+ * `typed` the measure as typed). Bare numbers are measures too (without a unit): the same weight
+ * in best match, and a decimal "0,5" stays one number instead of "0" and "5".
+ */
+export function withMeasures(query: string, tokens: readonly QueryToken[]): QueryToken[] {
+  const measures = [...query.normalize('NFC').matchAll(MEASURE)].map((m) => {
+    const numberWords = queryTokens(m[1]!).map((t) => t.word)
+    // "50kmh" is one word of the query, "50 km/h" three: the token words are what the query holds.
+    const unitWords = queryTokens(m[0].slice(m[1]!.length)).map((t) => t.word)
+    return {
+      words: queryTokens(m[0]).map((t) => t.word),
+      token: {
+        word: numberWords.join(','),
+        typed: m[0].replace(/\s+/gu, ' ').trim(),
+        measure: { number: numberWords, unit: unitWords },
+      } satisfies MeasureToken,
+    }
+  })
+  if (measures.length === 0) return [...tokens]
+  const out: QueryToken[] = []
+  let next = 0
+  for (let at = 0; at < tokens.length;) {
+    const m = measures[next]
+    if (m !== undefined && m.words.every((w, k) => tokens[at + k]?.word === w)) {
+      out.push(m.token)
+      at += m.words.length
+      next++
+      continue
+    }
+    out.push(tokens[at]!)
+    at++
+  }
+  return out
+}
