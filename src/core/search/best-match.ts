@@ -31,8 +31,6 @@ import type { PostingsOf } from './postings.js'
 
 export type BestMatchRequest = {
   groups: readonly TermGroup[]
-  /** Per group, what holding it weighs against holding another (1 when absent): a measure weighs less. */
-  weights?: readonly number[]
   /** The filters (kind, region); undefined keeps every document. */
   keep: ((doc: number) => boolean) | undefined
   offset: number
@@ -59,7 +57,7 @@ export function matchBest(
   request: BestMatchRequest,
   space?: CandidateSpace,
 ): BestMatchAnswer {
-  const plan = Plan.forBest(request.groups, postings, stats, request.weights)
+  const plan = Plan.forBest(request.groups, postings, stats)
   if (plan === undefined) return NOTHING
   // A document holding every group that some document holds is one an all-words search of those
   // groups finds: such documents come first, in its order. When they fill the page, that search is

@@ -27,14 +27,10 @@ export type Interpretation = {
   missing?: { id: string; words: string[] }[]
 }
 
-/**
- * A required word: as the answer shows it, the group of indexed words the index must find, and what
- * holding it weighs in a best match against holding another word (1, less for a measure).
- */
+/** A required word: as the answer shows it, and the group of indexed words the index must find. */
 export type PlannedWord = {
   shown: string
   group: TermGroup
-  weight: number
 }
 
 export type QueryPlan = { words: PlannedWord[]; interpretation: Interpretation }
@@ -54,15 +50,6 @@ export type InterpretContext = {
 export const FORM_WEIGHT = 0.8
 export const ALIAS_WEIGHT = 0.8
 
-/**
- * What a measure ("25 km/h", "17 ans" is a word, "135 €") weighs in a best match against a word:
- * a person's own figure is a detail the records often state as a range (measures.ts), so a record
- * holding the question's words ranks above one holding only the figure. Measured on the relevance
- * table's number queries (docs/search.md): 0.5 answers them as well as 0.3, 1 ranks a record that only
- * shares the figure first.
- */
-export const MEASURE_WEIGHT = 1
-
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 export const MAX_CORRECTIONS = 8
 
@@ -76,7 +63,6 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
     const words = distinct(tokens).map((t) => ({
       shown: t.typed,
       group: exactGroup(t.word, context.lexicon),
-      weight: 1,
     }))
     interpretation.words = words.map((w) => w.shown)
     return { words, interpretation }
@@ -88,7 +74,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
   for (let at = 0; at < corrected.length;) {
     const token = corrected[at]!
     if (isMeasure(token)) {
-      words.push({ shown: token.typed, group: measureGroup(token, context.lexicon), weight: MEASURE_WEIGHT })
+      words.push({ shown: token.typed, group: measureGroup(token, context.lexicon) })
       interpretation.words.push(token.typed)
       at++
       continue
@@ -100,7 +86,7 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
       .map((t) => t.typed)
       .join(' ')
     const planned = phraseGroup(folded.slice(at, at + span), alias?.also ?? [], context)
-    words.push({ shown, group: planned.group, weight: 1 })
+    words.push({ shown, group: planned.group })
     interpretation.words.push(shown)
     if (planned.also.length > 0) interpretation.expanded.push({ word: shown, with: planned.also })
     at += span

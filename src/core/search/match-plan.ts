@@ -22,7 +22,7 @@ export type FieldStats = {
 export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
 
 /** A query group as a plan holds it: the group, its bit in the query's mask, and how many documents may hold it. */
-type PlannedGroup = { group: TermGroup; bit: number; size: number; weight: number }
+type PlannedGroup = { group: TermGroup; bit: number; size: number }
 
 /** Groups a best match weighs at most: a document's groups are a 32-bit mask. */
 export const MAX_BEST_GROUPS = 32
@@ -38,11 +38,7 @@ export const BOUND_SLACK = 1e-9
 export const RARITY_SHARE = 0.5
 
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
-function rarestFirst(
-  groups: readonly TermGroup[],
-  postings: PostingsOf,
-  weights: readonly number[] = [],
-): PlannedGroup[] {
+function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): PlannedGroup[] {
   const size = (group: TermGroup) =>
     group.reduce(
       (n, option) =>
@@ -51,12 +47,7 @@ function rarestFirst(
       0,
     )
   return groups
-    .map((group, i) => ({
-      group,
-      bit: i < MAX_BEST_GROUPS ? (1 << i) >>> 0 : 0,
-      size: size(group),
-      weight: weights[i] ?? 1,
-    }))
+    .map((group, i) => ({ group, bit: i < MAX_BEST_GROUPS ? (1 << i) >>> 0 : 0, size: size(group) }))
     .sort((a, b) => a.size - b.size)
 }
 
@@ -112,9 +103,9 @@ export class Plan {
     this.#stats = stats
     const documentCount = stats.titleLength.length
     const weights: number[] = []
-    for (const { group, bit, size, weight } of groups) {
+    for (const { group, bit, size } of groups) {
       this.#groupBit.push(bit)
-      this.#groupWeight.push(weight * rarity(size, documentCount))
+      this.#groupWeight.push(rarity(size, documentCount))
       for (const option of group) {
         if (option.slots.length === 0 || option.slots.some((slot) => slot.length === 0)) continue
         for (const slot of option.slots) {
@@ -155,13 +146,8 @@ export class Plan {
    * each with its bit in the query's mask; undefined when no group can match anything. At most
    * `MAX_BEST_GROUPS` groups, the rarest: a mask is a 32-bit integer.
    */
-  static forBest(
-    groups: readonly TermGroup[],
-    postings: PostingsOf,
-    stats: FieldStats,
-    weights?: readonly number[],
-  ): Plan | undefined {
-    const usable = rarestFirst(groups, postings, weights).filter(({ group }) =>
+  static forBest(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
+    const usable = rarestFirst(groups, postings).filter(({ group }) =>
       group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)),
     )
     const kept = usable.filter(({ size }) => size > 0).slice(0, MAX_BEST_GROUPS)

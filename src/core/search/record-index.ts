@@ -371,7 +371,6 @@ export class RecordIndex {
       answer = this.#text.searchBest(
         {
           groups: words.map((w) => w.group),
-          weights: words.map((w) => w.weight),
           keep: this.#filter(query),
           offset: query.offset,
           limit: query.limit,
