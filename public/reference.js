@@ -2,6 +2,18 @@
 // page's Content-Security-Policy needs no 'unsafe-inline'. The document's address comes from the page.
 'use strict'
 const root = document.getElementById('swagger-ui')
+
+// Every API answer is first a 307 to its live read (po_live=1). The browser follows it, but the curl
+// command Swagger UI shows is built from this request: without po_live=1, pasted into a terminal, it
+// prints only the redirect's body. The parameter is added where the person left it empty.
+function liveRead(request) {
+  const url = new URL(request.url, window.location.href)
+  if (url.pathname.includes('/api/v1/') && !url.searchParams.has('po_live')) {
+    url.searchParams.set('po_live', '1')
+    request.url = url.href
+  }
+  return request
+}
 window.ui = window.SwaggerUIBundle({
   url: root.dataset.openapi,
   domNode: root,
@@ -15,6 +27,7 @@ window.ui = window.SwaggerUIBundle({
   defaultModelsExpandDepth: 0,
   docExpansion: 'list',
   supportedSubmitMethods: ['get', 'head'],
+  requestInterceptor: liveRead,
   // A light theme whose colours keep a 4.5:1 contrast.
   syntaxHighlight: { activated: true, theme: 'idea' },
 })

@@ -220,7 +220,13 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
       await checkPage(page, 'reference', width)
       const answer = page.waitForResponse((r) => r.url().includes('/api/v1/facts?') && r.status() === 200)
       await page.click('#operations-records-searchFacts button.execute')
-      expect(new URL((await answer).url()).search).toMatch(/^\?q=alcool%C3%A9mie&kind=fact&.*po_live=1$/) // the 307 followed
+      // Sent as a live read, so the curl command shown works when pasted into a terminal.
+      expect(new URL((await answer).url()).search).toMatch(/^\?q=alcool%C3%A9mie&kind=fact&.*po_live=1$/)
+      await expect
+        .poll(() => page.textContent('#operations-records-searchFacts .curl-command'))
+        .toMatch(
+          /curl -X 'GET' \\\s+'http:\/\/[^']+\/api\/v1\/facts\?q=alcool%C3%A9mie&kind=fact&[^']*po_live=1'/,
+        )
       await expect
         .poll(() =>
           page.textContent(
