@@ -65,6 +65,7 @@ export default tseslint.config(
         location: 'readonly',
         setTimeout: 'readonly',
         MutationObserver: 'readonly',
+        URL: 'readonly',
       },
     },
   },
