@@ -83,7 +83,7 @@ describe('the pages', () => {
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
     expect(text).toMatch(
-      /Aucune fiche ne contient tous ces mots : les premières contiennent « [^»]+ »(, « [^»]+ »)*, sans « [^»]+ »/,
+      /Aucune fiche ne contient tous ces mots : (la première fiche contient|les \d+ premières fiches contiennent) « [^»]+ »((, « [^»]+ »)* et « [^»]+ »)?, mais (pas « [^»]+ »|ni « [^»]+ »( ni « [^»]+ »)+) ; les suivantes en contiennent moins\./,
     )
     expect(text).toContain('Ne contient pas :')
     expect(res.text).toContain(
@@ -97,11 +97,11 @@ describe('the pages', () => {
     )
     expect(res.status).toBe(200)
     const text = res.text.replace(/<[^>]+>/g, '')
-    expect(text).toContain('Mots ignorés, trop courants : « peut », « on », « en », « sur ».')
+    expect(text).toContain('Mots ignorés, trop courants : « peut », « on », « en » et « sur ».')
     expect(text).toContain(
       'Aucune fiche ne contient « trotinette » : la recherche a utilisé « trottinette » à la place.',
     )
-    expect(text).toContain('Aucune fiche ne contient à la fois « rouler », « trottinette », « autoroute ».')
+    expect(text).toContain('Aucune fiche ne contient à la fois « rouler », « trottinette » et « autoroute ».')
     expect(text).toContain('Essayez plutôt :')
     const { relaxed } = SEARCH_NO_MATCH_EXAMPLE.interpretation
     expect(relaxed.length).toBeGreaterThan(0)

@@ -6,7 +6,7 @@ import type { Catalogue } from '../../core/api/schemas.js'
 import { attributionLine } from '../../core/records/attribution.js'
 import { KINDS, type Fact } from '../../core/records/record.js'
 import { html, type Html } from './html.js'
-import { KIND_LABELS_FR, fiches, frenchCount, frenchDate } from './labels.js'
+import { KIND_LABELS_FR, fiches, frenchCount, frenchDate, frenchSpacing } from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { recordPath } from './record-view.js'
 import { searchPath } from './search-params.js'
@@ -45,7 +45,8 @@ export function renderHomePage(site: Site, data: HomeData): string {
     publishers.length === 0
       ? html`l’éditeur des fiches`
       : publishers.map(
-          (p, i) => html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${p.title}</a>`,
+          (p, i) =>
+            html`${i > 0 ? ', ' : ''}<a href="${site.base}${recordPath(p.id)}">${frenchSpacing(p.title)}</a>`,
         )
   const discovery = discoveryLinks(catalogue.links)
   const rows = KINDS.map((k) => ({ kind: k, count: catalogue.records.by_kind[k] })).filter((r) => r.count > 0)

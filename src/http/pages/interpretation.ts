@@ -5,7 +5,7 @@
  */
 import type { SearchEnvelope, SearchInterpretation } from '../../core/api/schemas.js'
 import { html, type Html } from './html.js'
-import { fiches } from './labels.js'
+import { fiches, frenchCount } from './labels.js'
 
 export type { SearchInterpretation }
 
@@ -14,7 +14,14 @@ export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation
   envelope.interpretation
 
 const quoted = (word: string) => `« ${word} »`
-const list = (words: readonly string[]) => words.map(quoted).join(', ')
+/** « a », « a » et « b », « a », « b » et « c »: a French list, as a sentence reads it. */
+const list = (words: readonly string[]) => {
+  const all = words.map(quoted)
+  return all.length < 2 ? all.join('') : `${all.slice(0, -1).join(', ')} et ${all.at(-1)!}`
+}
+/** What the first results lack: pas « a », ni « a » ni « b ». */
+const lacking = (words: readonly string[]) =>
+  words.length === 1 ? `pas ${quoted(words[0]!)}` : words.map((w) => `ni ${quoted(w)}`).join(' ')
 
 /** `searchHref(q)`: the address of the same search (same filters) with another query. */
 export function renderInterpretation(
@@ -37,16 +44,25 @@ export function renderInterpretation(
       html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`,
     )
   }
-  for (const e of expanded)
-    lines.push(html`<p>${quoted(e.word)} a aussi été cherché sous les formes ${list(e.with)}.</p>`)
-  if (ignored.length > 0) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
+  for (const e of expanded) {
+    const forms = e.with.length === 1 ? 'sous la forme' : 'sous les formes'
+    lines.push(html`<p>${quoted(e.word)} a aussi été cherché ${forms} ${list(e.with)}.</p>`)
+  }
+  if (ignored.length === 1) lines.push(html`<p>Mot ignoré, trop courant : ${quoted(ignored[0]!)}.</p>`)
+  if (ignored.length > 1) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
   // Best match: no record holds every word, so the first ones hold the most of them.
   if (leftOut.length > 0 && matched.length > 0) {
+    const first =
+      total === 1 ? 'la première fiche contient' : `les ${frenchCount(total)} premières fiches contiennent`
     lines.push(
-      html`<p>Aucune fiche ne contient tous ces mots : les premières contiennent ${list(matched)}, sans ${list(leftOut)} (${fiches(total)}) ; les suivantes en contiennent moins.</p>`,
+      html`<p>Aucune fiche ne contient tous ces mots : ${first} ${list(matched)}, mais ${lacking(leftOut)} ; les suivantes en contiennent moins.</p>`,
     )
   }
-  if (total === 0 && words.length > 0) {
+  if (total === 0 && words.length === 1) {
+    lines.push(
+      html`<p>Aucune fiche ne contient ${quoted(words[0]!)} : vérifiez l’orthographe ou essayez un autre mot.</p>`,
+    )
+  } else if (total === 0 && words.length > 1) {
     lines.push(html`<p>Aucune fiche ne contient à la fois ${list(words)}.</p>`)
     lines.push(
       relaxed.length === 0

@@ -1,7 +1,7 @@
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { KIND_LABELS } from '../../core/records/provenance.js'
 import { KINDS, type Fact } from '../../core/records/record.js'
-import { KIND_LABELS_FR, fiches, frenchDate, provenanceOf } from './labels.js'
+import { KIND_LABELS_FR, fiches, frenchDate, frenchDuration, frenchSpacing, provenanceOf } from './labels.js'
 
 const record = (over: Partial<Fact>): Fact => ({
   id: 'fait-0000000000000001',
@@ -74,4 +74,29 @@ it('writes dates and counts the French way', () => {
     '2 fiches',
     '1\u202f264 fiches',
   ])
+})
+
+describe('frenchDuration', () => {
+  it('reads a video’s ISO 8601 duration as a reader writes it, and leaves anything else as given', () => {
+    expect(frenchDuration('PT4M32S')).toBe('4 min 32 s')
+    expect(frenchDuration('PT4M5S')).toBe('4 min 05 s')
+    expect(frenchDuration('PT45S')).toBe('45 s')
+    expect(frenchDuration('PT12M')).toBe('12 min')
+    expect(frenchDuration('PT1H5M')).toBe('1 h 05 min')
+    expect(frenchDuration('PT2H')).toBe('2 h')
+    expect(frenchDuration('PT90S')).toBe('1 min 30 s')
+    expect(frenchDuration('PT')).toBe('PT')
+    expect(frenchDuration('4 minutes')).toBe('4 minutes')
+  })
+})
+
+describe('frenchSpacing', () => {
+  it('keeps French punctuation with the word before it', () => {
+    expect(frenchSpacing('Vitesse maximale en agglomération : 50 km/h')).toBe(
+      'Vitesse maximale en agglomération\u00a0: 50 km/h',
+    )
+    expect(frenchSpacing('Le « permis rose » ?')).toBe(
+      'Le «\u00a0permis rose\u00a0» ?'.replace(' ?', '\u00a0?'),
+    )
+  })
 })

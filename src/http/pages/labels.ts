@@ -87,3 +87,27 @@ export const SOURCE_TYPE_FR: Readonly<Record<Fact['sources'][number]['type'], st
   brand: 'marque',
   source: 'référence',
 }
+
+/**
+ * "4 min 32 s" from "PT4M32S", "1 h 05 min" from "PT1H5M": a video's ISO 8601 duration as a reader
+ * writes it. Anything else is shown as the record gives it.
+ */
+export function frenchDuration(iso: string): string {
+  const parts = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d+)?)S)?$/i.exec(iso.trim())
+  if (parts === null || iso.trim().toUpperCase() === 'PT') return iso
+  const [hours, minutes, seconds] = [parts[1], parts[2], parts[3]].map((p) =>
+    p === undefined ? 0 : Number(p.replace(',', '.')),
+  ) as [number, number, number]
+  const total = Math.round(hours * 3600 + minutes * 60 + seconds)
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60]
+  if (h > 0) return m > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : `${h} h`
+  if (m > 0) return s > 0 ? `${m} min ${String(s).padStart(2, '0')} s` : `${m} min`
+  return `${s} s`
+}
+
+/**
+ * French puts a space before « : », « ; », « ? », « ! » and « » », and after « « »: a no-break space
+ * there keeps a long title from breaking into a line that starts with ": 50 km/h".
+ */
+export const frenchSpacing = (text: string): string =>
+  text.replace(/ ([:;!?»])/gu, '\u00a0$1').replace(/« /gu, '«\u00a0')

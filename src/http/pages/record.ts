@@ -6,7 +6,14 @@
 import type { Fact } from '../../core/records/record.js'
 import { attributionLine } from '../../core/records/attribution.js'
 import { html, type Html } from './html.js'
-import { KIND_LABELS_FR, SOURCE_TYPE_FR, frenchDate, provenanceOf } from './labels.js'
+import {
+  KIND_LABELS_FR,
+  SOURCE_TYPE_FR,
+  frenchDate,
+  frenchDuration,
+  frenchSpacing,
+  provenanceOf,
+} from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { kindLabel, recordPath } from './record-view.js'
 import { searchPath } from './search-params.js'
@@ -86,12 +93,12 @@ export function renderRecordPage(site: Site, record: Fact, related: RelatedLooku
     body: html`<nav class="small" aria-label="Fil d’Ariane"><a href="${site.base}${searchPath({})}">Recherche</a> ›
 <a href="${site.base}${searchPath({ kind: record.kind })}">${kind?.plural ?? record.kind}</a></nav>
 <article class="record" lang="fr">
-<header class="record-header">${kindLabel(record.kind)}<h1>${record.title}</h1>
+<header class="record-header">${kindLabel(record.kind)}<h1>${frenchSpacing(record.title)}</h1>
 ${record.description === undefined ? '' : html`<p class="lead">${record.description}</p>`}</header>
 ${p.official ? provenancePanel(record) : ''}
 <div class="record-text">${paragraphs.map((t) => html`<p>${t}</p>`)}</div>
 ${details(record)}
-${record.video?.url ? html`<p>Vidéo : <a href="${record.video.url}">${record.video.title ?? 'voir la vidéo'}</a>${record.video.duration ? ` (${record.video.duration})` : ''}</p>` : ''}
+${record.video?.url ? html`<p>Vidéo : <a href="${record.video.url}">${record.video.title ?? 'voir la vidéo'}</a>${record.video.duration ? ` (${frenchDuration(record.video.duration)})` : ''}</p>` : ''}
 ${p.official ? '' : provenancePanel(record)}
 ${listPanel(
   'autres-sources',

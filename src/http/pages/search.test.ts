@@ -97,8 +97,10 @@ describe('the interpretation of the query', () => {
     expect(text(page)).toContain(
       'Aucune fiche ne contient « trotoir » : la recherche a utilisé « trottoir » à la place.',
     )
-    expect(text(page)).toContain('Mots ignorés, trop courants : « est », « ce », « que », « on », « peut ».')
-    expect(text(page)).toContain('« auto » a aussi été cherché sous les formes « voiture », « vehicule ».')
+    expect(text(page)).toContain(
+      'Mots ignorés, trop courants : « est », « ce », « que », « on » et « peut ».',
+    )
+    expect(text(page)).toContain('« auto » a aussi été cherché sous les formes « voiture » et « vehicule ».')
     expect(page).toContain('Stationnement sur le <mark>trottoir</mark>')
   })
   it('on zero results, offers the relaxed queries as links that keep the filters', () => {
@@ -116,7 +118,7 @@ describe('the interpretation of the query', () => {
       { q: 'stationner trottoir', kind: 'fact', page: 1 },
       envelope([], 0, relaxed),
     )
-    expect(text(page)).toContain('Aucune fiche ne contient à la fois « stationner », « trottoir ».')
+    expect(text(page)).toContain('Aucune fiche ne contient à la fois « stationner » et « trottoir ».')
     expect(page).toContain(
       '<li><a href="/recherche?q=stationner&amp;kind=fact">stationner</a> — sans « trottoir », 12 fiches</li>',
     )
@@ -132,6 +134,51 @@ describe('the interpretation of the query', () => {
     )
     expect(text(page)).toContain(
       'Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.',
+    )
+  })
+  // Every sentence the interpretation can produce, read for one word, two and many (issue 31).
+  it('writes each sentence for one word, two and many, as French reads it', () => {
+    const sentences = (interpretation: Partial<SearchInterpretation>, total: number) =>
+      text(
+        renderSearchPage(
+          site,
+          { q: 'q', page: 1 },
+          envelope([], total, {
+            words: [],
+            ignored: [],
+            corrected: [],
+            expanded: [],
+            relaxed: [],
+            ...interpretation,
+          }),
+        ),
+      )
+    const zeroOne = sentences({ words: ['xylophone'] }, 0)
+    expect(zeroOne).toContain(
+      'Aucune fiche ne contient « xylophone » : vérifiez l’orthographe ou essayez un autre mot.',
+    )
+    expect(zeroOne).not.toContain('à la fois')
+    expect(zeroOne).not.toContain('une partie de ces mots')
+    expect(sentences({ words: ['a', 'b'] }, 0)).toContain(
+      'Aucune fiche ne contient à la fois « a » et « b ».',
+    )
+    expect(sentences({ words: ['a', 'b', 'c'] }, 0)).toContain(
+      'Aucune fiche ne contient à la fois « a », « b » et « c ».',
+    )
+    expect(sentences({ words: ['a'], ignored: ['de'] }, 1)).toContain('Mot ignoré, trop courant : « de ».')
+    expect(sentences({ words: ['a'], ignored: ['de', 'la'] }, 1)).toContain(
+      'Mots ignorés, trop courants : « de » et « la ».',
+    )
+    expect(sentences({ words: ['auto'], expanded: [{ word: 'auto', with: ['voiture'] }] }, 1)).toContain(
+      '« auto » a aussi été cherché sous la forme « voiture ».',
+    )
+    const best = (matched: string[], leftOut: string[], total: number) =>
+      sentences({ words: [...matched, ...leftOut], matched, left_out: leftOut }, total)
+    expect(best(['a'], ['b'], 1)).toContain(
+      'Aucune fiche ne contient tous ces mots : la première fiche contient « a », mais pas « b » ; les suivantes en contiennent moins.',
+    )
+    expect(best(['a', 'b'], ['c', 'd'], 12)).toContain(
+      'Aucune fiche ne contient tous ces mots : les 12 premières fiches contiennent « a » et « b », mais ni « c » ni « d » ; les suivantes en contiennent moins.',
     )
   })
   it('under best match, says which words the first records hold, which were left out, and what each result lacks', () => {
@@ -153,9 +200,9 @@ describe('the interpretation of the query', () => {
       }),
     )
     expect(text(page)).toContain(
-      'Aucune fiche ne contient tous ces mots : les premières contiennent « stationner », « trottoir », sans « camion » (1 fiche) ; les suivantes en contiennent moins.',
+      'Aucune fiche ne contient tous ces mots : la première fiche contient « stationner » et « trottoir », mais pas « camion » ; les suivantes en contiennent moins.',
     )
-    expect(text(page)).toContain('Ne contient pas : « camion », « stationner »')
+    expect(text(page)).toContain('Ne contient pas : « camion » ni « stationner »')
     expect(page.match(/class="lacking/g)).toHaveLength(2)
   })
   it('shows nothing of it when there is nothing to say', () => {

@@ -10,7 +10,7 @@ import { excerpt, excerptSource, highlight, searchedWords } from '../../core/sea
 import { marked } from './excerpt.js'
 import { html, type Html } from './html.js'
 import { interpretationOf, renderInterpretation } from './interpretation.js'
-import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount } from './labels.js'
+import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount, frenchSpacing } from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { kindLabel, provenanceSummary, recordPath } from './record-view.js'
 import { MAX_PAGE, PAGE_SIZE, SEARCH_PATH, searchPath, type SearchPageParams } from './search-params.js'
@@ -45,9 +45,9 @@ function result(site: Site, record: Fact, words: ReadonlySet<string>, lacking: r
   const link = site.base + recordPath(record.id)
   return html`<li class="result"><article aria-labelledby="r-${record.id}">
 ${kindLabel(record.kind)}
-<h3 id="r-${record.id}"><a href="${link}">${marked(highlight(record.title, words))}</a></h3>
+<h3 id="r-${record.id}"><a href="${link}">${marked(highlight(frenchSpacing(record.title), words))}</a></h3>
 <p class="excerpt">${marked(excerpt(excerptSource(record, words), words))}</p>
-${lacking.length === 0 ? '' : html`<p class="lacking small muted">Ne contient pas : ${lacking.map((w) => `« ${w} »`).join(', ')}</p>`}
+${lacking.length === 0 ? '' : html`<p class="lacking small muted">Ne contient pas : ${lacking.map((w) => `« ${w} »`).join(' ni ')}</p>`}
 ${provenanceSummary(record)}
 ${attribution(record)}
 </article></li>`
