@@ -34,30 +34,30 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     keyword: [63, 64, 1],
     question: [40, 42, 21],
     'word-form': [36, 38, 6],
-    'everyday-word': [35, 37, 10],
+    'everyday-word': [36, 38, 10],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [30, 31, 6],
     agent: [3, 3, 57],
     number: [30, 32, 2],
-    all: [273, 284, 103],
+    all: [274, 285, 103],
   },
   best: {
     keyword: [64, 65, 0],
     question: [56, 65, 0],
     'word-form': [39, 45, 0],
-    'everyday-word': [43, 49, 0],
+    'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [34, 39, 0],
-    agent: [49, 59, 0],
+    agent: [50, 59, 0],
     number: [32, 34, 0],
-    all: [353, 393, 0],
+    all: [355, 393, 0],
   },
 }
 
 /** The held-out table under best match, all categories together: [right record first, on the first page, zero results at most]. */
-const HELD_OUT_FLOOR: Floor = [133, 148, 0]
+const HELD_OUT_FLOOR: Floor = [134, 148, 0]
 
 /**
  * Queries whose first result under best match is not an accepted record, and why (docs/search.md,
@@ -113,8 +113,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2, without «fautes», «max»; "Réussir le code en trois semaines : le témoignage d\'une élève" comes first, without «max»',
   'conduite accomp dès 15 ans comment ça marche':
     'the answer is #2, without «marche»; "Accompagnateur : cinq ans de permis B et l\'accord de l\'assureur" comes first, without «marche»',
-  'pneus lisses c grave ?':
-    'the answer is #4, without «laisse»; "Prendre l\'autoroute pour la première fois seul" comes first, holding every word',
   'couper les pleins phares en croisant une voiture':
     'the answer is #3, without «couper»; "Les voyants du tableau de bord" comes first, holding every word',
   'emportiérage cycliste':
@@ -137,8 +135,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2, without «tarif», «nombre», «incluses»; "Calculateur du coût de votre permis" comes first, without «incluses»',
   "combien d'heures attendre après trois bières pour reprendre le volant":
     'the answer is #2, without «reprendre», «volant»; "Reprendre le volant après des années sans conduire" comes first, without «attendre», «trois», «bières»',
-  "comment se passe l'examen de conduite du permis B, durée et note minimale pour être reçu":
-    'the answer is #3, without «durée», «note», «minimale», «refus»; "Boîte automatique ou boîte manuelle : comment choisir ?" comes first, without «note», «refus»',
   "j'ai rayé une voiture garée sur un parking et je suis parti sans laisser de mot, qu'est-ce que je risque":
     'no accepted record on the first page: "Arrêt et stationnement : gênant, très gênant, dangereux" comes first (without «rares», «parking», «mot»); the answer holds other words',
   "la voiture glisse sur une nappe d'eau sous un orage sur l'A7, comment réagir sans perdre le contrôle":
