@@ -101,6 +101,20 @@ describe('runDump', () => {
       expect(stderr()).toContain('4/4 records')
     })
 
+    it('the bar counts a wait down instead of showing the same wait until it ends', async () => {
+      const service = await scripted(
+        pagingOnly(4),
+        json(envelope([fakeFact(1), fakeFact(2)], 4)),
+        apiError(429, 'rate_limited', 'Too many requests; retry in 3 s', { 'retry-after': '3' }),
+        json(envelope([fakeFact(3), fakeFact(4)], 4, 2)),
+      )
+      const { io, stderr } = memoryIo(true, { baseUrl: `${service.url}/api/v1` })
+      expect(await runDump([], io)).toBe(0)
+      expect(stderr()).toContain('rate limited (429): Too many requests; retry 1 of 3 in 3 s')
+      expect(stderr()).toContain('rate limited (429): Too many requests; retry 1 of 3 in 2 s')
+      expect(stderr()).not.toMatch(/retry in 3 s; retry/) // the wait said once
+    })
+
     it('before the first page, each wait is a line', async () => {
       const service = await scripted(
         apiError(503, 'unavailable', 'Loading', { 'retry-after': '0' }),

@@ -129,10 +129,31 @@ function progress(io: CliIo, toFile: boolean): Progress {
     bar.setTotal(Math.max(total, received))
     bar.update(received, { status: '' })
   }
-  // During a wait the bar says why it does not move, instead of freezing silently.
-  const onRetry = (event: RetryEvent) =>
-    started ? bar.update({ status: ` · ${formatRetry(event)}` }) : printRetry(event)
-  return { onPage, onRetry, stop: () => started && bar.stop() }
+  // During a wait the bar says why it does not move, and counts the wait down each second instead of
+  // showing the same "in 60 s" for a minute.
+  let countdown: NodeJS.Timeout | undefined
+  const onRetry = (event: RetryEvent) => {
+    if (!started) return printRetry(event)
+    clearInterval(countdown)
+    const until = Date.now() + event.waitMs
+    const show = () =>
+      bar.update({ status: ` · ${formatRetry({ ...event, waitMs: Math.max(0, until - Date.now()) })}` })
+    show()
+    countdown = setInterval(() => (Date.now() >= until ? clearInterval(countdown) : show()), 1000)
+    countdown.unref()
+  }
+  const onPageAfterWait = (event: PageEvent) => {
+    clearInterval(countdown)
+    onPage(event)
+  }
+  return {
+    onPage: onPageAfterWait,
+    onRetry,
+    stop: () => {
+      clearInterval(countdown)
+      if (started) bar.stop()
+    },
+  }
 }
 
 /** `--kind`, checked with the record schema; the message echoes the value and lists the kinds. */

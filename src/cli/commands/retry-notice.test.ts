@@ -19,6 +19,17 @@ describe('formatRetry: every wait says why and how long', () => {
       'rate limited (429): Too many requests: at most 120 per 60 s per client; retry 1 of 3 in 58 s',
     )
   })
+  it('says the wait once when the service’s message already ends with one (as the quota’s does)', () => {
+    const error = new RateLimitError(
+      429,
+      'rate_limited',
+      'Too many requests: at most 120 per 60 s per client, shared by the API and the MCP server; retry in 60 s',
+      60_000,
+    )
+    expect(formatRetry({ status: 429, error, attempt: 1, waitMs: 60_000 })).toBe(
+      'rate limited (429): Too many requests: at most 120 per 60 s per client, shared by the API and the MCP server; retry 1 of 3 in 60 s',
+    )
+  })
   it('an unreachable service, with the cause', () => {
     const cause = Object.assign(new TypeError('fetch failed'), {
       cause: new Error('connect ECONNREFUSED 127.0.0.1:8080'),

@@ -19,7 +19,11 @@ export function retryReason(event: Pick<RetryEvent, 'status' | 'error'>): string
   const { status, error } = event
   if (status === 0)
     return `could not reach the service (${error.message.replace(/^Could not reach \S+: /, '')})`
-  const message = error instanceof RecordsApiError ? `: ${error.message}` : ''
+  // The service's message may end with its own "retry in 42 s": the notice says the wait once, its own.
+  const message =
+    error instanceof RecordsApiError
+      ? `: ${error.message.replace(/[;,.]?\s*retry in [\d.]+\s*s\.?$/iu, '')}`
+      : ''
   if (status === 429) return `rate limited (429)${message}`
   if (status === 503) return `service unavailable (503)${message}`
   return `the service answered ${status}${message}`
