@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { silentLog } from '../log.js'
 import { followSource, loadInto } from '../snapshots/follow.js'
+import { loadInProcess } from '../snapshots/load-snapshot.js'
 import { LiveRecords } from '../snapshots/live-records.js'
 import { FileRecordSource, type Poller } from './file-source.js'
 import type { Fact } from './record.js'
@@ -36,10 +37,10 @@ describe('FileRecordSource stability', () => {
     const { poller, poll } = handPoller()
     const source = new FileRecordSource(path, 2_000, poller)
     const records = new LiveRecords()
-    await loadInto(source, records)
+    await loadInto(source, records, loadInProcess)
     const served: number[] = []
     records.onSwap((index) => served.push(index.size))
-    const follower = followSource(source, records, { log: silentLog })
+    const follower = followSource(source, records, { log: silentLog, load: loadInProcess })
     await poll()
 
     const next = fixture.map((r) => ({ ...r, title: `${r.title} (2)` }))
@@ -66,9 +67,9 @@ describe('FileRecordSource stability', () => {
     const { poller, poll } = handPoller()
     const source = new FileRecordSource(path, 2_000, poller)
     const records = new LiveRecords()
-    await loadInto(source, records)
+    await loadInto(source, records, loadInProcess)
     writeFileSync(path, JSON.stringify(fixture.slice(0, 3)))
-    const follower = followSource(source, records, { log: silentLog })
+    const follower = followSource(source, records, { log: silentLog, load: loadInProcess })
     await poll()
     await poll()
     await follower.settled()

@@ -58,10 +58,11 @@ describe('following a records file', () => {
     const path = write(JSON.stringify(fixture))
     const source = new FileRecordSource(path, 20)
     const records = new LiveRecords()
-    const first = await loadInto(source, records)
+    const first = await loadInto(source, records, loadInProcess)
     const errors: unknown[] = []
     const follower = followSource(source, records, {
       log: { ...silentLog, error: (o: unknown) => errors.push(o) },
+      load: loadInProcess,
     })
     followers.push(follower)
     const swapped = new Promise<RecordIndex>((resolve) => records.onSwap(resolve))
