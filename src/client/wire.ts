@@ -106,7 +106,8 @@ export type Catalogue = {
   updated_at: string
   /**
    * `download`: every record in one NDJSON response, when the service offers it. `server_json` and
-   * `server_card`: the MCP endpoint described for registries and clients; `llms`: llms.txt.
+   * `server_card`: the MCP endpoint described for registries and clients; `llms`: llms.txt;
+   * `sitemap`: the record pages for crawlers (on a public base URL only); `dcat`: the DCAT description.
    */
   links: {
     self: string
@@ -119,6 +120,8 @@ export type Catalogue = {
     server_card?: string
     docs: string
     llms?: string
+    sitemap?: string
+    dcat?: string
   }
   limits: { requests_per_minute: number; max_limit: number; max_offset: number; max_q_length: number }
   reuse: { summary: string; attribution: string; contact: string }

@@ -208,6 +208,7 @@ export const CATALOGUE_EXAMPLE = {
     server_card: '/.well-known/mcp/server-card.json',
     docs: '/docs',
     llms: '/llms.txt',
+    dcat: '/catalog.jsonld',
   },
   limits: { requests_per_minute: 120, max_limit: 50, max_offset: 10000, max_q_length: 300 },
   reuse: {

@@ -25,6 +25,8 @@ export const DISCOVERY_PATHS = {
   llms: '/llms.txt',
   serverJson: '/server.json',
   serverCard: '/.well-known/mcp/server-card.json',
+  sitemap: '/sitemap.xml',
+  dcat: '/catalog.jsonld',
 } as const
 
 /** The catalogue of one snapshot, with its JSON text serialised once. */
@@ -70,6 +72,9 @@ export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
     ...mcp,
     docs: `${base}${options.docsPath ?? '/docs'}`,
     llms: `${base}${DISCOVERY_PATHS.llms}`,
+    // A sitemap's addresses must be absolute: it is served only on a public base URL.
+    ...(options.publicBaseUrl === undefined ? {} : { sitemap: `${base}${DISCOVERY_PATHS.sitemap}` }),
+    dcat: `${base}${DISCOVERY_PATHS.dcat}`,
   }
 }
 

@@ -125,6 +125,14 @@ export const CatalogueSchema = component(
         .describe(
           'llms.txt: what the service offers, for language models and the agents that read them (Markdown).',
         ),
+      sitemap: link
+        .optional()
+        .describe(
+          'The sitemap of the record pages, with when each last changed (sitemaps.org), when a public base URL is configured.',
+        ),
+      dcat: link
+        .optional()
+        .describe('The dataset described in DCAT (JSON-LD), for public data portals to harvest.'),
     }),
     limits: z.strictObject({
       requests_per_minute: z

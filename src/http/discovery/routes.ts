@@ -1,11 +1,13 @@
 /**
- * The discovery documents, outside /api/v1: `/llms.txt`, `/server.json` and
- * `/.well-known/mcp/server-card.json`. Each counts in the client's quota like a page
+ * The discovery documents, outside /api/v1: `/llms.txt`, `/server.json`,
+ * `/.well-known/mcp/server-card.json`, `/sitemap.xml` (with its parts under `/sitemaps/`, when it
+ * must be split) and `/catalog.jsonld` (DCAT). Each counts in the client's quota like a page
  * (docs/contract.md "Extensions beyond the spec": feeds for crawlers "count in the quota like
  * pages"), answers GET and HEAD (405 otherwise, with the error body), and carries the API's public
  * CORS, which the headers table gives any path it does not list. server.json and the card depend
- * on the settings only, so they are built once and served even before the first snapshot; llms.txt
- * counts records, so it is rendered per snapshot (503 before one).
+ * on the settings only, so they are built once and served even before the first snapshot; llms.txt,
+ * the sitemap and the DCAT description describe records, so they are rendered per snapshot (503
+ * before one).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Negotiator from 'negotiator'
@@ -23,15 +25,21 @@ import {
   type McpDescription,
   type ServerIdentity,
 } from './identity.js'
+import { DCAT_MEDIA_TYPE, buildDcat } from './dcat.js'
 import { buildLlmsTxt } from './llms-txt.js'
 import { SERVER_CARD_MEDIA_TYPE, buildServerCard } from './server-card.js'
 import { buildServerJson } from './server-json.js'
+import { ApiError } from '../../core/errors.js'
+import { recordPath } from '../pages/record-view.js'
+import { SITEMAP_PARTS_ROOT, buildSitemaps, recordEntry, type Sitemaps } from './sitemap.js'
 
 /** Every discovery path, for the quota's counted roots. */
-export const DISCOVERY_ROOTS: readonly string[] = Object.values(DISCOVERY_PATHS)
+export const DISCOVERY_ROOTS: readonly string[] = [...Object.values(DISCOVERY_PATHS), SITEMAP_PARTS_ROOT]
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LLMS_TYPE = 'text/plain; charset=utf-8'
+const XML_TYPE = 'application/xml; charset=utf-8'
+const DCAT_TYPE = `${DCAT_MEDIA_TYPE}; charset=utf-8`
 /** llms.txt changes with the records: kept, but revalidated (a cheap 304), as the pages are. */
 const REVALIDATE = 'no-cache'
 /** server.json and the card change only with a deployment: the hour the Server Card extension suggests. */
@@ -85,6 +93,8 @@ export function registerDiscovery(app: FastifyInstance, deps: DiscoveryDeps): vo
   const identity = serverIdentity(settings)
   if (identity !== undefined) registerServerDocuments(get, identity, links)
   registerLlmsTxt(get, deps, identity)
+  registerSitemap(get, deps)
+  registerDcat(get, deps)
   refuseOtherMethods(app, paths)
 }
 
@@ -138,6 +148,70 @@ function registerLlmsTxt(get: GetRoute, deps: DiscoveryDeps, identity: ServerIde
         mcp,
       })
       return new Representation(text, LLMS_TYPE)
+    })
+    return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
+  })
+}
+
+/** The record pages' sitemap, built once per snapshot; without a public base URL, a 404 that says why. */
+function registerSitemap(get: GetRoute, deps: DiscoveryDeps): void {
+  const base = deps.publicBaseUrl
+  const built = new WeakMap<object, Sitemaps>()
+  const sitemapsOf = () => {
+    const snapshot = currentSnapshot(deps.records)
+    let sitemaps = built.get(snapshot)
+    if (sitemaps === undefined) {
+      const entries = [{ loc: `${base}/` }]
+      for (let doc = 0; doc < snapshot.size; doc++)
+        entries.push(recordEntry(base!, snapshot.entry(doc).record))
+      built.set(snapshot, (sitemaps = buildSitemaps(base!, entries)))
+    }
+    return { snapshot, sitemaps }
+  }
+  const cache = new SnapshotPageCache()
+  get(DISCOVERY_PATHS.sitemap, async (req, reply) => {
+    if (base === undefined)
+      throw new ApiError(
+        'not_found',
+        'No sitemap: its addresses must be absolute, and this instance has no PUBLIC_BASE_URL configured',
+      )
+    const { snapshot, sitemaps } = sitemapsOf()
+    const rep = await cache.get(snapshot, 'sitemap', async () => new Representation(sitemaps.root, XML_TYPE))
+    return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
+  })
+  get(`${SITEMAP_PARTS_ROOT}/:part`, async (req, reply) => {
+    const part = /^([1-9]\d{0,5})\.xml$/.exec((req.params as { part: string }).part)
+    const { snapshot, sitemaps } =
+      base === undefined ? { snapshot: undefined, sitemaps: undefined } : sitemapsOf()
+    const text = part === null ? undefined : sitemaps?.parts[Number(part[1]) - 1]
+    if (snapshot === undefined || text === undefined)
+      throw new ApiError('not_found', `No sitemap part at ${req.url.split('?', 1)[0]!.slice(0, 100)}`)
+    const rep = await cache.get(
+      snapshot,
+      `sitemap:${part![1]}`,
+      async () => new Representation(text, XML_TYPE),
+    )
+    return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
+  })
+}
+
+/** The DCAT description, rendered once per snapshot: it carries the record count and the publication date. */
+function registerDcat(get: GetRoute, deps: DiscoveryDeps): void {
+  const reader = new LocalRecordReader(deps.records, deps.catalogues)
+  const cache = new SnapshotPageCache()
+  const base = deps.publicBaseUrl ?? ''
+  get(DISCOVERY_PATHS.dcat, async (req, reply) => {
+    const rep = await cache.get(currentSnapshot(deps.records), 'catalog.jsonld', async () => {
+      const [catalogue, organizations] = await Promise.all([
+        reader.catalogue(),
+        reader.search({ kind: 'organization', limit: 50, offset: 0 }),
+      ])
+      const publishers = organizations.results.map((o) => ({
+        id: o.id,
+        title: o.title,
+        url: `${base}${recordPath(o.id)}`,
+      }))
+      return new Representation(json(buildDcat({ catalogue, base, publishers })), DCAT_TYPE)
     })
     return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
   })

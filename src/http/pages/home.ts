@@ -19,7 +19,10 @@ export type HomeData = {
   publicBaseUrl?: string
 }
 
-/** The discovery documents the catalogue links: llms.txt always, the MCP registry entry and card with an MCP endpoint. */
+/**
+ * The discovery documents the catalogue links: llms.txt and the DCAT description always, the MCP
+ * registry entry and card with an MCP endpoint, the sitemap on a public base URL.
+ */
 function discoveryLinks(links: Catalogue['links']): Html[] {
   const documents = [
     {
@@ -28,6 +31,11 @@ function discoveryLinks(links: Catalogue['links']): Html[] {
     },
     { href: links.server_json, text: html`<a href="${links.server_json}">server.json</a> (registre MCP)` },
     { href: links.server_card, text: html`<a href="${links.server_card}">carte du serveur MCP</a>` },
+    { href: links.sitemap, text: html`<a href="${links.sitemap}">plan du site</a> (sitemap.xml)` },
+    {
+      href: links.dcat,
+      text: html`<a href="${links.dcat}">description DCAT</a> (pour les portails de données ouvertes)`,
+    },
   ].filter((d) => d.href !== undefined)
   return documents.map((d, i) => html`${i === 0 ? '' : i === documents.length - 1 ? ' et ' : ', '}${d.text}`)
 }
