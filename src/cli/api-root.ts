@@ -9,6 +9,7 @@ import {
   RecordsApiError,
   RecordsClient,
   UnavailableError,
+  type Catalogue,
   type RecordsClientOptions,
 } from '../client/index.js'
 import { UsageError } from './args.js'
@@ -40,6 +41,18 @@ export async function resolveApiRoot(
   from: string,
   options: Omit<RecordsClientOptions, 'baseUrl'> = {},
 ): Promise<string> {
+  return (await findApiRoot(given, from, options)).root
+}
+
+/**
+ * `resolveApiRoot`, with the catalogue it read when it had to look (undefined for an address ending
+ * in `/api/v1`): a command that reads the catalogue next uses this one instead of asking again.
+ */
+export async function findApiRoot(
+  given: string,
+  from: string,
+  options: Omit<RecordsClientOptions, 'baseUrl'> = {},
+): Promise<{ root: string; catalogue?: Catalogue }> {
   let url: URL
   try {
     url = new URL(given)
@@ -56,12 +69,13 @@ export async function resolveApiRoot(
     }
   }
   const path = url.pathname.replace(/\/+$/, '')
-  if (path.endsWith(API_PATH)) return client(given).baseUrl
+  if (path.endsWith(API_PATH)) return { root: client(given).baseUrl }
   const tried: string[] = []
   for (const candidate of [`${url.origin}${path}${API_PATH}`, `${url.origin}${path}`]) {
     const reader = client(candidate)
     try {
-      if (isCatalogue(await reader.catalogue())) return reader.baseUrl
+      const catalogue = await reader.catalogue()
+      if (isCatalogue(catalogue)) return { root: reader.baseUrl, catalogue }
       tried.push(`${reader.baseUrl}/ is not the catalogue`)
     } catch (err) {
       // A wait or an outage says nothing about the address: those go up as they are.

@@ -48,10 +48,13 @@ afterAll(async () => {
 })
 
 describe('dump', () => {
-  it('writes every record of the service as NDJSON, quietly when stderr is not a terminal', async () => {
+  it('writes every record of the service as NDJSON, and one summary line when stderr is not a terminal', async () => {
     const out = join(dir, 'all.ndjson')
     const run = await cli(['dump', '--base-url', api, '--out', out])
-    expect(run).toEqual({ code: 0, stdout: '', stderr: '' })
+    expect(run).toMatchObject({ code: 0, stdout: '' })
+    expect(run.stderr).toMatch(
+      new RegExp(`^reference-records dump: ${fixture.length} records written to ${out} in [\\d.]+ s\\n$`),
+    )
     const lines = readFileSync(out, 'utf8').split('\n')
     expect(lines.at(-1)).toBe('')
     const records = lines.slice(0, -1).map((line) => JSON.parse(line) as Fact)

@@ -65,6 +65,15 @@ describe('dump over the download', () => {
     ])
   })
 
+  it('reads the catalogue once when given the service’s address rather than the API root', async () => {
+    const records = [fakeFact(1), fakeFact(2)]
+    const server = await scripted(json(catalogue('/api/v1/facts.ndjson', 2)), ndjson(records))
+    const run = memoryIo(server.url) // as `serve` logs it: no /api/v1
+    expect(await runDump([], run.io)).toBe(0)
+    expect(run.stdout()).toBe(records.map((r) => `${JSON.stringify(r)}\n`).join(''))
+    expect(server.log).toEqual(['GET /api/v1/?po_live=1', 'GET /api/v1/facts.ndjson'])
+  })
+
   it('fails with exit 1 when the download ends mid-line, rather than write a short listing', async () => {
     const truncated = { status: 200, body: `${JSON.stringify(fakeFact(1))}\n{"id":"fait-00` }
     const server = await scripted(json(catalogue('/api/v1/facts.ndjson', 2)), truncated)

@@ -1,9 +1,9 @@
 /** What the client commands share: their streams, argument parsing, the client, and error → exit code. */
 import { fstatSync } from 'node:fs'
 import type { ParseArgsConfig } from 'node:util'
-import { DEFAULT_BASE_URL, RecordsClient, type RetryEvent } from '../../client/index.js'
+import { DEFAULT_BASE_URL, RecordsClient, type Catalogue, type RetryEvent } from '../../client/index.js'
 import { BASE_URL_SETTING, clientBaseUrl, processEnv } from '../../config.js'
-import { resolveApiRoot } from '../api-root.js'
+import { findApiRoot } from '../api-root.js'
 import { parseCommandArgs, type ParsedArgs } from '../args.js'
 import { isClosedPipe } from '../closed-pipe.js'
 import { EXIT, UsageError, describeError, exitCodeOf, type ExitCode } from './exit-codes.js'
@@ -81,11 +81,23 @@ export async function openClient(
   io: CliIo,
   onRetry: RetryListener,
 ): Promise<RecordsClient> {
+  return (await openClientWithCatalogue(baseUrlFlag, io, onRetry)).client
+}
+
+/** `openClient`, with the catalogue read while finding the API root, if one was read. */
+export async function openClientWithCatalogue(
+  baseUrlFlag: string | undefined,
+  io: CliIo,
+  onRetry: RetryListener,
+): Promise<{ client: RecordsClient; catalogue?: Catalogue }> {
   const chosen = clientBaseUrl(io.env, baseUrlFlag)
   const options = { mode: 'script' as const, maxRetries: CLI_MAX_RETRIES, onRetry }
-  const root =
-    chosen === undefined ? DEFAULT_BASE_URL : await resolveApiRoot(chosen.value, chosen.from, options)
-  return new RecordsClient({ ...options, baseUrl: root })
+  const { root, catalogue } =
+    chosen === undefined
+      ? { root: DEFAULT_BASE_URL, catalogue: undefined }
+      : await findApiRoot(chosen.value, chosen.from, options)
+  const client = new RecordsClient({ ...options, baseUrl: root })
+  return catalogue === undefined ? { client } : { client, catalogue }
 }
 
 /** Runs a command body; prints a failure as one message on stderr and returns its exit code. */

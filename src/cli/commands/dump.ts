@@ -10,7 +10,7 @@ import type { PageEvent, RetryEvent } from '../../client/index.js'
 import { KINDS, KindSchema, type Kind } from '../../core/records/record.js'
 import {
   COMMON_HELP,
-  openClient,
+  openClientWithCatalogue,
   parseCommandLine,
   printRetries,
   processIo,
@@ -20,7 +20,7 @@ import {
 } from './common.js'
 import { everyRecord } from './dump-source.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
-import { formatRetry } from './retry-notice.js'
+import { formatRetry, formatWait } from './retry-notice.js'
 
 export const DUMP_USAGE = `Usage: reference-records dump [options]
 
@@ -172,7 +172,7 @@ export async function runDump(args: string[], io: CliIo = processIo()): Promise<
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     const kind = parseKind(values.kind)
     const bar = progress(io, values.out !== undefined)
-    const client = await openClient(values['base-url'], io, bar.onRetry)
+    const { client, catalogue } = await openClientWithCatalogue(values['base-url'], io, bar.onRetry)
     const sink = values.out === undefined ? stdoutSink(io) : await fileSink(values.out)
     // Ctrl-C stops paging and removes the partial file instead of leaving it behind.
     const interrupt = new AbortController()
@@ -180,14 +180,24 @@ export async function runDump(args: string[], io: CliIo = processIo()): Promise<
     const onSigint = () => interrupt.abort(new Error(`interrupted${kept}`))
     process.once('SIGINT', onSigint)
     try {
+      const started = Date.now()
+      let count = 0
       for await (const record of everyRecord(client, kind, {
         onPage: bar.onPage,
         signal: interrupt.signal,
+        catalogue,
       })) {
         await sink.write(`${JSON.stringify(record)}\n`)
+        count++
       }
       bar.stop()
       await sink.commit()
+      // A file written says so, terminal or not: a script's log shows what it got.
+      if (values.out !== undefined)
+        await write(
+          io.stderr,
+          `reference-records dump: ${count} record${count === 1 ? '' : 's'} written to ${values.out} in ${formatWait(Date.now() - started)}\n`,
+        )
     } catch (err) {
       bar.stop()
       await sink.abort()
