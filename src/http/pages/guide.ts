@@ -10,7 +10,6 @@
 import { readFileSync } from 'node:fs'
 import GithubSlugger from 'github-slugger'
 import MarkdownIt, { type MarkdownIt as Markdown } from 'markdown-it'
-import anchor from 'markdown-it-anchor'
 import { html, trusted, type Html } from './html.js'
 import { renderPage, type Site } from './layout.js'
 
@@ -66,16 +65,51 @@ function guideLink(href: string, base: string, suffix: '' | '.md'): string | und
   return guide === undefined ? undefined : `${base}${guide.path}${suffix}${match![2] ?? ''}`
 }
 
-function markdownRenderer(base: string, toc: TocEntry[]): Markdown {
+/**
+ * Headings of levels 2 and 3 get GitHub's id, `tabindex="-1"` (following a link to one moves the
+ * focus there), and their text wrapped in a link to themselves (the span keeps Safari's reader view
+ * showing the heading), and go into the table of contents. A core rule of its own rather than
+ * markdown-it-anchor, which did the same: that plugin's peer dependency `@types/markdown-it` landed
+ * in every user's node_modules/@types, which TypeScript includes by default, and its errors failed
+ * a `skipLibCheck: false` build (issue 31, item 4); markdown-it 15 ships its own types.
+ */
+function anchorHeadings(md: Markdown, toc: TocEntry[]): void {
   const slugger = new GithubSlugger()
-  const md = new MarkdownIt({ html: false, linkify: false, typographer: false })
-  md.use(anchor, {
-    level: [2, 3],
-    slugify: (text) => slugger.slug(text),
-    permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
-    callback: (token, info) =>
-      toc.push({ level: Number(token.tag.slice(1)), slug: info.slug, title: info.title }),
+  md.core.ruler.push('heading_anchors', (state) => {
+    const tokens = state.tokens
+    for (let i = 0; i < tokens.length; i++) {
+      const open = tokens[i]!
+      const level = Number(open.tag.slice(1))
+      const inline = tokens[i + 1]
+      if (open.type !== 'heading_open' || (level !== 2 && level !== 3) || inline === undefined) continue
+      const children = inline.children ?? []
+      const title = children
+        .filter((token) => token.type === 'text' || token.type === 'code_inline')
+        .map((token) => token.content)
+        .join('')
+      const slug = slugger.slug(title)
+      open.attrSet('id', slug)
+      open.attrSet('tabindex', '-1')
+      const link = new state.Token('link_open', 'a', 1)
+      link.attrs = [
+        ['class', 'header-anchor'],
+        ['href', `#${slug}`],
+      ]
+      inline.children = [
+        link,
+        new state.Token('span_open', 'span', 1),
+        ...children,
+        new state.Token('span_close', 'span', -1),
+        new state.Token('link_close', 'a', -1),
+      ]
+      toc.push({ level, slug, title })
+    }
   })
+}
+
+function markdownRenderer(base: string, toc: TocEntry[]): Markdown {
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false })
+  anchorHeadings(md, toc)
   const rules = md.renderer.rules
   const defaultLink =
     rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
