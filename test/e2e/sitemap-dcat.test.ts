@@ -71,7 +71,7 @@ describe('/catalog.jsonld', () => {
     const res = await server.raw('/catalog.jsonld')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/ld+json; charset=utf-8')
-    const flat = (await jsonld.flatten(res.body as jsonld.JsonLdDocument)) as {
+    const flat = (await jsonld.flatten(res.body as jsonld.JsonLdDocument)) as unknown as {
       '@id': string
       '@type'?: string[]
     }[]

@@ -90,7 +90,7 @@ describe('buildDcat', () => {
 
   it('resolves relative addresses against its own address when no base URL is configured', async () => {
     const doc = buildDcat({ catalogue: catalogue(), base: '', publishers: [] })
-    const all = (await jsonld.flatten(doc as jsonld.JsonLdDocument, null, {
+    const all = (await jsonld.flatten(doc as jsonld.JsonLdDocument, undefined, {
       base: 'https://host.example/catalog.jsonld',
     })) as unknown as Node[]
     const [dataset] = ofType(all, 'Dataset')
