@@ -5,7 +5,7 @@
  * or the sample, and review the groups the diff adds:
  *
  * @example
- *   npm run word-forms > docs/search-forms.md
+ *   npm run -s word-forms > docs/search-forms.md
  */
 import { BUNDLED_RECORDS_FILE } from '../src/config.js'
 import { FileRecordSource } from '../src/core/records/file-source.js'

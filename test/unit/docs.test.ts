@@ -130,6 +130,18 @@ describe('citations', () => {
     expect(checked).toBeGreaterThan(50)
   })
 
+  it('sends no npm script output into a file or a pipe without -s, which keeps npm’s banner out of it', () => {
+    // `npm run word-forms > docs/search-forms.md` wrote "> reference-records@0.1.0 word-forms" and the
+    // script's command line at the top of the file (issue 31, item 9). A `#` comment or a table cell ends the command.
+    const unsilenced: string[] = []
+    for (const [file, content] of text) {
+      for (const m of content.matchAll(/\bnpm run (?!-s\b|--silent\b)[\w:-]+(?: [^`\n|>#]*)?(?:>(?!&)|\| )/g))
+        unsilenced.push(`${file}: ${m[0]}`)
+    }
+    expect(unsilenced).toEqual([])
+    expect(text.get('docs/search.md')).toContain('`npm run -s word-forms > docs/search-forms.md`')
+  })
+
   it('links the specification and the decisions from the README and the API guide', () => {
     expect(text.get('README.md')).toContain('](docs/spec.md)')
     expect(text.get('README.md')).toContain('](docs/contract.md)')
