@@ -18,6 +18,7 @@ Publishing (PostgreSQL, --database-url or $DATABASE_URL):
   publish   Validate a records file, show what it changes, publish it as the new snapshot: publish FILE [--dry-run] [--note TEXT]
   snapshots List recent snapshots and which one is current: snapshots [--limit N] [--json]
   rollback  Make an earlier snapshot current again: rollback ID [--dry-run] [--note TEXT]
+  publications  List recent publications and rollbacks with their notes: publications [--limit N] [--json]
   db        Create or upgrade the database schema: db migrate
 
 Options:
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
   publish: async (args) => (await import('./commands/publish.js')).runPublish(args),
   snapshots: async (args) => (await import('./commands/snapshots.js')).runSnapshots(args),
   rollback: async (args) => (await import('./commands/rollback.js')).runRollback(args),
+  publications: async (args) => (await import('./commands/publications.js')).runPublications(args),
   db: async (args) => (await import('./commands/db.js')).runDb(args),
 }
 

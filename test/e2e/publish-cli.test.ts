@@ -114,7 +114,28 @@ describe.runIf(available)('reference-records publish, snapshots, rollback, db', 
       stdout: '',
       stderr: 'reference-records rollback: snapshot 1 is already current\n',
     })
-    expect((await run(['snapshots', '--json'])).stdout).toContain('"current": true')
+    const snapshots = JSON.parse((await run(['snapshots', '--json'])).stdout) as Record<string, unknown>[]
+    expect(snapshots.map((x) => [x.id, x.state, x.record_count, x.note])).toEqual([
+      [2, 'kept', 12, 'second'],
+      [1, 'current', 13, 'first'],
+    ])
+    expect(Object.keys(snapshots[0]!).every((key) => /^[a-z_]+$/.test(key))).toBe(true) // snake_case, as the API
+    // The rollback's note is read back with its publication.
+    const publications = await run(['publications'])
+    expect(publications.stdout).toMatch(
+      /^ID {2}PUBLISHED {17}ACTION {4}SNAPSHOT {2}STATE {4}NOTE\n 3 {2}\S+Z {2}rollback {9}1 {2}current {2}second was wrong\n 2 {2}\S+Z {2}publish {10}2 {11}second\n 1 {2}\S+Z {2}publish {10}1 {11}first\n$/,
+    )
+    const asJson = JSON.parse((await run(['publications', '--json', '--limit', '1'])).stdout) as unknown[]
+    expect(asJson).toEqual([
+      {
+        id: 3,
+        action: 'rollback',
+        snapshot_id: 1,
+        published_at: expect.stringMatching(/Z$/) as unknown,
+        current: true,
+        note: 'second was wrong',
+      },
+    ])
     expect(await run(['db', 'migrate'])).toEqual({
       code: 0,
       stdout: 'Database schema already at version 1; nothing to do.\n',

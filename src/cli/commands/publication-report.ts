@@ -1,6 +1,6 @@
 /** How the publishing commands describe snapshots and changes, for people (stdout). */
 import type { SnapshotDiff } from '../../core/records/postgres/diff.js'
-import type { SnapshotSummary } from '../../core/records/postgres/history.js'
+import type { PublicationSummary, SnapshotSummary } from '../../core/records/postgres/history.js'
 import type { Publication } from '../../core/records/postgres/snapshot-reader.js'
 
 /** Ids shown per kind of change; the rest is counted. */
@@ -45,11 +45,31 @@ export function formatSnapshots(snapshots: readonly SnapshotSummary[]): string {
     s.current ? 'current' : s.prunedAt !== null ? 'pruned' : 'kept',
     (s.note ?? '').replace(/\p{Cc}/gu, ' '),
   ])
+  return table(header, rows, [0, 2])
+}
+
+/** A table of publications (publishes and rollbacks, with their notes), newest first. */
+export function formatPublications(publications: readonly PublicationSummary[]): string {
+  if (publications.length === 0) return 'Nothing published yet.'
+  const header = ['ID', 'PUBLISHED', 'ACTION', 'SNAPSHOT', 'STATE', 'NOTE']
+  const rows = publications.map((p) => [
+    String(p.id),
+    p.publishedAt.toISOString(),
+    p.action,
+    String(p.snapshotId),
+    p.current ? 'current' : '',
+    (p.note ?? '').replace(/\p{Cc}/gu, ' '),
+  ])
+  return table(header, rows, [0, 3])
+}
+
+/** Columns padded to their widest cell, numbers (`rightAligned`) to the right, the last one unpadded. */
+function table(header: string[], rows: string[][], rightAligned: readonly number[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const render = (cells: string[]) =>
     cells
       .map((c, i) =>
-        i === 0 || i === 2 ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!),
+        rightAligned.includes(i) ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!),
       )
       .join('  ')
       .trimEnd()

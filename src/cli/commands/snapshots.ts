@@ -1,5 +1,5 @@
 /** `reference-records snapshots`: the recent snapshots, which one is current, which were pruned. */
-import { listSnapshots } from '../../core/records/postgres/history.js'
+import { listSnapshots, type SnapshotSummary } from '../../core/records/postgres/history.js'
 import { processIo, runClientCommand, write, type CliIo } from './common.js'
 import {
   DATABASE_EXIT_CODES_HELP,
@@ -15,22 +15,35 @@ export const SNAPSHOTS_USAGE = `Usage: reference-records snapshots [options]
 
 Lists the most recent snapshots, newest first: id, when it was published, record count, checksum,
 state (current; kept: can be rolled back to; pruned: its records were deleted by the retention)
-and note.
+and note. A rollback's note is kept with the publication: see "reference-records publications".
 
 Options:
   --limit N           How many (default 20, at most 1000)
-  --json              Print them as JSON
+  --json              Print them as JSON (snake_case, as the API)
 ${DATABASE_HELP}
 
 ${DATABASE_EXIT_CODES_HELP}
 `
 
-function parseLimit(value: string | undefined): number {
+export function parseLimit(value: string | undefined): number {
   if (value === undefined) return 20
   if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000)
     throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`)
   return Number(value)
 }
+
+/** A snapshot as JSON, in the API's snake_case. */
+const asJson = (s: SnapshotSummary) => ({
+  id: s.id,
+  published_at: s.publishedAt.toISOString(),
+  record_count: s.recordCount,
+  checksum: s.checksum,
+  state: s.current ? 'current' : s.prunedAt !== null ? 'pruned' : 'kept',
+  current: s.current,
+  pruned_at: s.prunedAt?.toISOString() ?? null,
+  last_current_at: s.lastCurrentAt?.toISOString() ?? null,
+  note: s.note,
+})
 
 export async function runSnapshots(args: string[], io: CliIo = processIo()): Promise<number> {
   return runClientCommand('snapshots', io, async () => {
@@ -45,7 +58,7 @@ export async function runSnapshots(args: string[], io: CliIo = processIo()): Pro
     const snapshots = await withDatabase(url, 'snapshots', (client) => listSnapshots(client, limit))
     await write(
       io.stdout,
-      values.json ? `${JSON.stringify(snapshots, null, 2)}\n` : `${formatSnapshots(snapshots)}\n`,
+      values.json ? `${JSON.stringify(snapshots.map(asJson), null, 2)}\n` : `${formatSnapshots(snapshots)}\n`,
     )
   })
 }

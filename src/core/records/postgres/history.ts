@@ -53,6 +53,40 @@ export async function listSnapshots(db: ClientBase, limit: number): Promise<Snap
   }))
 }
 
+/** A publication event: a snapshot published, or made current again by a rollback, with its note. */
+export type PublicationSummary = {
+  id: number
+  action: 'publish' | 'rollback'
+  snapshotId: number
+  publishedAt: Date
+  note: string | null
+  /** Whether it is the latest publication (its snapshot is the one replicas serve). */
+  current: boolean
+}
+
+/** The most recent publications, newest first; empty when nothing was ever published (or no schema yet). */
+export async function listPublications(db: ClientBase, limit: number): Promise<PublicationSummary[]> {
+  if ((await appliedVersion(db)) === 0) return []
+  const { rows } = await db.query<{
+    id: string
+    action: 'publish' | 'rollback'
+    snapshot_id: string
+    published_at: Date
+    note: string | null
+  }>(
+    `SELECT id, action, snapshot_id, published_at, note FROM ${TABLES.publications} ORDER BY id DESC LIMIT $1`,
+    [limit],
+  )
+  return rows.map((r, i) => ({
+    id: Number(r.id),
+    action: r.action,
+    snapshotId: Number(r.snapshot_id),
+    publishedAt: r.published_at,
+    note: r.note,
+    current: i === 0,
+  }))
+}
+
 /** One snapshot's facts, or undefined when there is no such snapshot. */
 export async function findSnapshot(
   db: Queryable,
