@@ -2,8 +2,9 @@
  * Freshness: with two replicas (real `serve` processes) reading PostgreSQL, the time from a
  * publication's commit to the first response showing the change on both replicas. Prints p50, p99
  * and max over the publications (docs/scale.md quotes them). The goal is p99 ≤ 1 s on the sample
- * corpus; the assertion here is only a loose bound that catches a replica falling back to its slow
- * periodic check (30 s), since timings on a shared machine are measured, not asserted.
+ * corpus, but timings on a shared machine are measured, not asserted: the test's name says what it
+ * asserts, a p99 under 5 s, which catches a replica that missed the notification and waits for its
+ * periodic check (30 s). A newcomer's run on 2 shared cores printed a p99 of 1.2 s (issue 31).
  *
  * Larger corpora: FRESHNESS_CORPUS=/tmp/records-100k.ndjson FRESHNESS_PUBLICATIONS=10 npx vitest run test/e2e/freshness.test.ts
  */
@@ -28,6 +29,8 @@ const CORPUS =
   process.env.FRESHNESS_CORPUS ?? fileURLToPath(new URL('../../data/records.json', import.meta.url))
 const PUBLICATIONS = Number(process.env.FRESHNESS_PUBLICATIONS ?? 20)
 const LARGE = process.env.FRESHNESS_CORPUS !== undefined
+/** What the test asserts on the sample, and says in its name: far under the 30 s periodic check. */
+const P99_BOUND_MS = 5_000
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -72,7 +75,7 @@ async function firstResponseWith(
 }
 
 it.runIf(available)(
-  `shows a publication on both replicas within a second (p99 over ${PUBLICATIONS} publications)`,
+  `shows a publication on both replicas by notification, before the 30 s periodic check (p99 under ${P99_BOUND_MS / 1000} s over ${PUBLICATIONS} publications)`,
   async () => {
     const records = (await new FileRecordSource(CORPUS).load()).records
     const target = records[0]!
@@ -118,7 +121,7 @@ it.runIf(available)(
       `freshness: ${records.length} records, 2 replicas, ${PUBLICATIONS} publications: commit → first response showing it on both: ` +
         `p50 ${figure(percentile(sorted, 50))}, p99 ${figure(percentile(sorted, 99))}, max ${figure(sorted.at(-1)!)}`,
     )
-    if (!LARGE) expect(percentile(sorted, 99)).toBeLessThan(5_000)
+    if (!LARGE) expect(percentile(sorted, 99)).toBeLessThan(P99_BOUND_MS)
   },
   LARGE ? 3_600_000 : 120_000,
 )
