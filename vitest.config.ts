@@ -28,11 +28,12 @@ export default defineConfig({
     // modules from the sources on a loaded two-core machine. A poll passes as soon as it holds.
     expect: { poll: { timeout: 10_000 } },
     projects: [
-      // Each file in a process of its own (Vitest's default): sharing one between files (isolate:
-      // false) took the tier from 41 s to 19 s here, but made files depend on each other — a check on
-      // which modules a service loads saw another file's, and a file's fake timers stalled another's
-      // wait — so it stays off until every file is proven independent. It runs first, on every core:
-      // Vitest's default leaves one to its main process.
+      // The files share their worker's modules (isolate: false): a process per file cost about as
+      // much CPU as the tests themselves (a worker started, then zod, Fastify and the core imported
+      // again for each of about a hundred files). What this asks of a file: leave the process as it
+      // found it. unit-file-reset.ts puts back, after each file, the mocks, timers, globals and
+      // environment a file may have left changed. It runs first, on every core: Vitest's default
+      // leaves one to its main process.
       {
         extends: true,
         test: {
@@ -40,6 +41,8 @@ export default defineConfig({
           include: IN_PROCESS.map((dir) => `${dir}/**/*.test.ts`),
           exclude: [...configDefaults.exclude, SCALE_TESTS],
           testTimeout: 10_000,
+          isolate: false,
+          setupFiles: ['test/support/unit-file-reset.ts'],
           maxWorkers: '100%',
           sequence: { groupOrder: 0 },
         },
