@@ -2,7 +2,7 @@
  * The relevance table (docs/search.md): what people ask the search, written from their needs —
  * learners, parents, instructors, AI assistants — rather than from the records' titles, with the
  * records that would answer each need. `npm run relevance` measures the search against it (and a
- * general-purpose library and PostgreSQL beside it), and test/relevance/table.test.ts keeps the
+ * general-purpose library and PostgreSQL beside it), and test/relevance/table.scale.test.ts keeps the
  * figures from falling.
  *
  * The first 192 rows were written with the search's first extensions (issue 12); the 170 after them
