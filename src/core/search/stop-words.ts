@@ -97,7 +97,7 @@ export const FillerFileSchema = z.strictObject({
   about: z.string(),
   words: z.array(
     z.strictObject({
-      kind: z.enum(['interrogative', 'auxiliary', 'function', 'politeness', 'sms', 'english']),
+      kind: z.enum(['interrogative', 'auxiliary', 'function', 'politeness', 'assistant', 'sms', 'english']),
       words: z.array(z.string().min(1)).min(1),
       reason,
       /** A listed word kept when it follows one of these ("permis C" is a licence, "c koi" an SMS "c'est"). */
