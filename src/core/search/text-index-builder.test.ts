@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
+import { digested } from '../../../test/support/digested.js'
 import type { Fact } from '../records/record.js'
 import { decodePostings } from './postings-codec.js'
 import { searchedText } from './snapshot-builder.js'
@@ -31,17 +32,22 @@ function postingsByTerm(part: TextIndexPart): Map<string, number[][]> {
 
 it('indexes every word of every record with its counts per field', () => {
   const byTerm = postingsByTerm(build(texts))
+  const counted = (words: string[]) =>
+    words.reduce((counts, word) => counts.set(word, (counts.get(word) ?? 0) + 1), new Map<string, number>())
+  const wrong: unknown[] = []
   texts.forEach(({ title, body }, doc) => {
-    const [titleWords, bodyWords] = [tokenize(title), tokenize(body)]
-    for (const word of new Set([...titleWords, ...bodyWords])) {
-      const count = (words: string[]) => Math.min(255, words.filter((w) => w === word).length)
-      expect(byTerm.get(word)!.find(([d]) => d === doc)).toEqual([doc, count(titleWords), count(bodyWords)])
+    const [inTitle, inBody] = [counted(tokenize(title)), counted(tokenize(body))]
+    for (const word of new Set([...inTitle.keys(), ...inBody.keys()])) {
+      const expected = [doc, Math.min(255, inTitle.get(word) ?? 0), Math.min(255, inBody.get(word) ?? 0)]
+      const found = byTerm.get(word)?.find(([d]) => d === doc)
+      if (found?.join() !== expected.join()) wrong.push({ word, expected, found })
     }
   })
+  expect(wrong).toEqual([])
 })
 
 it.each([1, 97, 5_000])('builds the same index when its log is cut every %i postings', (chunkPostings) => {
-  expect(build(texts, { chunkPostings })).toEqual(build(texts))
+  expect(digested(build(texts, { chunkPostings }))).toEqual(digested(build(texts)))
 })
 
 it('merges parts into the index of the whole, whatever words each part met first', () => {
