@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { KINDS } from './record.js'
-import { RECORD_STATUSES, ageInWords, statusOf, statusPhrase } from './status.js'
+import { RECORD_STATUSES, ageInWords, needsReverification, statusOf, statusPhrase } from './status.js'
 
 const NOW = new Date('2026-11-28T15:00:00Z')
 
@@ -45,4 +45,22 @@ it('says nothing of verification for an explanation without a date, even one cit
   expect(statusPhrase({ kind: 'lesson', verified_at: '2026-11-20' }, NOW)).toBe(
     'leçon (explication), pas une règle officielle, vérifiée il y a 8 jours sur le texte officiel',
   )
+})
+
+describe('needsReverification', () => {
+  it('flags an official rule verified more than 12 calendar months ago, and only that', () => {
+    expect(needsReverification({ kind: 'fact', verified_at: '2025-11-28' }, NOW)).toBe(false)
+    expect(needsReverification({ kind: 'fact', verified_at: '2025-11-27' }, NOW)).toBe(true)
+    expect(needsReverification({ kind: 'fact', verified_at: '2019-01-01' }, NOW)).toBe(true)
+    expect(needsReverification({ kind: 'fact' }, NOW)).toBe(false)
+    expect(needsReverification({ kind: 'lesson', verified_at: '2019-01-01' }, NOW)).toBe(false)
+    expect(needsReverification({ kind: 'fact', verified_at: 'jamais' }, NOW)).toBe(false)
+  })
+
+  it('is said in the status phrase the MCP answers repeat', () => {
+    expect(statusPhrase({ kind: 'fact', verified_at: '2024-09-15' }, NOW)).toBe(
+      'règle officielle, vérifiée il y a 2 ans sur le texte officiel, à revérifier (vérification de plus de 12 mois)',
+    )
+    expect(statusPhrase({ kind: 'lesson', verified_at: '2024-09-15' }, NOW)).not.toContain('revérifier')
+  })
 })

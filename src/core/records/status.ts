@@ -62,13 +62,43 @@ export function ageInWords(isoDate: string, now: Date): string {
 }
 
 /**
+ * How long an official rule's verification holds before the rule is flagged "à revérifier": texts
+ * change (decrees, renumbering), and a year is the rhythm at which the publisher re-reads its rules.
+ * Documented in docs/api.md ("Reusing the records").
+ */
+export const REVERIFY_AFTER_MONTHS = 12
+
+/**
+ * True for an official rule last verified more than REVERIFY_AFTER_MONTHS calendar months before
+ * `now` (UTC dates). A rule without a date is not flagged here: it already says its verification is
+ * not documented. Explanations are never flagged: they are not checked against the texts.
+ */
+export function needsReverification(record: Pick<Fact, 'kind' | 'verified_at'>, now: Date): boolean {
+  if (record.kind !== 'fact' || record.verified_at === undefined) return false
+  const verified = Date.parse(
+    record.verified_at.length === 10 ? `${record.verified_at}T00:00:00Z` : record.verified_at,
+  )
+  if (Number.isNaN(verified)) return false
+  const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - REVERIFY_AFTER_MONTHS, now.getUTCDate())
+  return verified < limit
+}
+
+/** The flag's words, as the page, the MCP texts and the counts say them. */
+export const REVERIFY_PHRASE = 'à revérifier'
+
+/**
  * The status in words: the kind, and how long ago the record was last re-read against its official
- * text ("vérifiée il y a 4 mois sur le texte officiel"), or for a rule without a date, that nobody says.
+ * text ("vérifiée il y a 4 mois sur le texte officiel"), flagged "à revérifier" past the threshold,
+ * or for a rule without a date, that nobody says.
  */
 export function statusPhrase(record: Pick<Fact, 'kind' | 'verified_at'>, now: Date): string {
   const kind = KIND_PHRASES[record.kind] ?? record.kind
-  if (record.verified_at !== undefined)
-    return `${kind}, vérifiée ${ageInWords(record.verified_at, now)} sur le texte officiel`
+  if (record.verified_at !== undefined) {
+    const phrase = `${kind}, vérifiée ${ageInWords(record.verified_at, now)} sur le texte officiel`
+    return needsReverification(record, now)
+      ? `${phrase}, ${REVERIFY_PHRASE} (vérification de plus de ${REVERIFY_AFTER_MONTHS} mois)`
+      : phrase
+  }
   // An explanation that cites official texts is not itself checked against them: only a rule lacks a date.
   return record.kind === 'fact' ? `${kind}, date de vérification non documentée` : kind
 }

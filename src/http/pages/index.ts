@@ -23,6 +23,7 @@ import { renderHomePage } from './home.js'
 import type { Site } from './layout.js'
 import { REFERENCE_CONTENT_SECURITY_POLICY, renderReferencePage } from './reference.js'
 import { renderRecordPage } from './record.js'
+import { SITE_NAME } from './record-metadata.js'
 import { recordPath } from './record-view.js'
 import { Representation, sendRepresentation } from './representation.js'
 import { PAGE_SIZE, SEARCH_PATH, parseSearchPageQuery } from './search-params.js'
@@ -132,14 +133,23 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
       )
     }
     const snapshot = currentSnapshot(deps.records)
-    const rep = await cache.get(snapshot, `fiche:${id}`, async () => {
-      const record = await reader.get(id)
+    const now = new Date()
+    // The page says how old the verification is, in days at first: a page per record and per UTC day.
+    const today = now.toISOString().slice(0, 10)
+    const rep = await cache.get(snapshot, `fiche:${id}:${today}`, async () => {
+      const [record, organizations] = await Promise.all([
+        reader.get(id),
+        reader.search({ kind: 'organization', limit: 1, offset: 0 }),
+      ])
       if (record === undefined)
         throw new ApiError(
           'not_found',
           `Aucune fiche n’a l’identifiant « ${id} » : elle a peut-être été retirée.`,
         )
-      return queryPage(renderRecordPage(site, record, relatedLookup(snapshot)))
+      const organization = organizations.results[0]
+      const publisher =
+        organization === undefined ? { name: SITE_NAME } : { name: organization.title, url: organization.url }
+      return queryPage(renderRecordPage(site, record, { related: relatedLookup(snapshot), publisher, now }))
     })
     return send(req, reply, rep)
   })

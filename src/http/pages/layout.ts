@@ -29,6 +29,8 @@ export type PageOptions = {
   siteScript?: boolean
   /** Keeps robots out of pages that are one of countless parameter combinations. */
   noindex?: boolean
+  /** Further `<head>` content: a record's structured data and citation tags. */
+  head?: Html
   body: Html
 }
 
@@ -58,6 +60,7 @@ export function renderPage(site: Site, page: PageOptions): string {
 ${page.description === undefined ? '' : html`<meta name="description" content="${page.description}">`}
 ${page.canonical === undefined ? '' : html`<link rel="canonical" href="${site.base}${page.canonical}">`}
 ${page.noindex ? html`<meta name="robots" content="noindex">` : ''}
+${page.head ?? ''}
 <link rel="icon" href="${site.assets.url('icon.svg')}" type="image/svg+xml">
 ${styles.map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}

@@ -5,6 +5,12 @@
  */
 import type { Fact } from '../../core/records/record.js'
 import { attributionLine } from '../../core/records/attribution.js'
+import {
+  REVERIFY_AFTER_MONTHS,
+  REVERIFY_PHRASE,
+  ageInWords,
+  needsReverification,
+} from '../../core/records/status.js'
 import { html, type Html } from './html.js'
 import {
   KIND_LABELS_FR,
@@ -15,16 +21,28 @@ import {
   provenanceOf,
 } from './labels.js'
 import { renderPage, type Site } from './layout.js'
+import { citationText, recordCsl, recordHeadTags, type Publisher } from './record-metadata.js'
 import { kindLabel, recordPath } from './record-view.js'
 import { searchPath } from './search-params.js'
 
 /** Where a related record's page is on this site, by its original address (undefined: not a record here). */
 export type RelatedLookup = (url: string) => string | undefined
 
+/** What a record page needs besides the record: who publishes it, and today (for a verification's age). */
+export type RecordPageContext = { related: RelatedLookup; publisher: Publisher; now: Date }
+
 const sourceItem = (s: Fact['sources'][number], withType: boolean) =>
   html`<li><a href="${s.url}">${s.label}</a>${withType ? ` (${SOURCE_TYPE_FR[s.type]})` : ''}</li>`
 
-function provenancePanel(record: Fact): Html {
+/** "il y a 4 mois", and for an official rule past the threshold, the flag that says to re-read the text. */
+function verificationAge(record: Fact, now: Date): Html {
+  if (record.verified_at === undefined) return html``
+  const age = html` <span class="muted">(${ageInWords(record.verified_at, now)})</span>`
+  if (!needsReverification(record, now)) return age
+  return html`${age}<br><strong class="label label-other" data-reverify>${REVERIFY_PHRASE}</strong> <span class="small">vérification de plus de ${REVERIFY_AFTER_MONTHS} mois : le texte officiel a pu changer depuis.</span>`
+}
+
+function provenancePanel(record: Fact, now: Date): Html {
   const p = provenanceOf(record)
   if (!p.official && p.verification === undefined && p.inForceSince === undefined) return html``
   return html`<section class="panel${p.official ? ' panel-official' : ''}" aria-labelledby="provenance">
@@ -36,7 +54,7 @@ ${p.officialSources.length === 0 ? '' : html`<ul>${p.officialSources.map((s) => 
     : ''
 }
 <dl class="facts">
-${p.verification === undefined ? '' : html`<dt>Vérification</dt><dd>${p.verification}${p.verificationScope === undefined ? '' : html`<br><span class="muted">Portée : ${p.verificationScope}</span>`}</dd>`}
+${p.verification === undefined ? '' : html`<dt>Vérification</dt><dd>${p.verification}${verificationAge(record, now)}${p.verificationScope === undefined ? '' : html`<br><span class="muted">Portée : ${p.verificationScope}</span>`}</dd>`}
 ${p.inForceSince === undefined ? '' : html`<dt>Entrée en vigueur</dt><dd>${p.inForceSince}</dd>`}
 </dl>
 ${record.kind === 'fact' ? html`<p class="small muted">En cas de doute, seul le texte officiel fait foi.</p>` : ''}
@@ -77,7 +95,23 @@ function listPanel(id: string, title: string, items: Html[]): Html {
   return html`<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${title}</h2><ul>${items}</ul></section>`
 }
 
-export function renderRecordPage(site: Site, record: Fact, related: RelatedLookup): string {
+/** The "Citer cette fiche" panel: the attribution line, a text citation and CSL-JSON, each to copy. */
+function citePanel(site: Site, record: Fact, publisher: Publisher): Html {
+  const csl = JSON.stringify([recordCsl(record, publisher)], null, 2)
+  return html`<section class="panel" aria-labelledby="citer"><h2 id="citer">Citer cette fiche</h2>
+<p class="cite"><code data-copy>${attributionLine(record)}</code></p>
+<p class="small">L’attribution demandée pour toute réutilisation. Pour une bibliographie :</p>
+<p class="cite"><code data-copy data-citation="text">${citationText(record, publisher, frenchDate)}</code></p>
+<details><summary>CSL-JSON (Zotero, Pandoc, citeproc)</summary>
+<pre tabindex="0"><code data-citation="csl-json">${csl}</code></pre></details>
+<p class="small">Page d’origine : <a href="${record.url}">${record.url}</a>. La même fiche en JSON : <a href="${site.base}/api/v1/facts/${record.id}?po_live=1">/api/v1/facts/${record.id}</a>.
+<a href="${site.base}/#reutilisation">Conditions de réutilisation</a>.</p>
+${record.modified_at === undefined ? '' : html`<p class="small muted">Dernière modification le ${frenchDate(record.modified_at)} (une modification n’est pas une vérification).</p>`}
+</section>`
+}
+
+export function renderRecordPage(site: Site, record: Fact, context: RecordPageContext): string {
+  const { related, publisher, now } = context
   const p = provenanceOf(record)
   const kind = KIND_LABELS_FR[record.kind]
   const paragraphs = record.text.split(/\n+/).filter((t) => t.trim() !== '')
@@ -85,21 +119,21 @@ export function renderRecordPage(site: Site, record: Fact, related: RelatedLooku
     const here = related(r.url)
     return html`<li><a href="${here === undefined ? r.url : site.base + here}">${r.title}</a>${r.text === '' ? '' : ` — ${r.text}`}</li>`
   })
-  const citation = attributionLine(record)
   return renderPage(site, {
     title: record.title,
     description: record.description ?? record.text.slice(0, 160),
     canonical: recordPath(record.id),
+    head: recordHeadTags(record, publisher),
     body: html`<nav class="small" aria-label="Fil d’Ariane"><a href="${site.base}${searchPath({})}">Recherche</a> ›
 <a href="${site.base}${searchPath({ kind: record.kind })}">${kind?.plural ?? record.kind}</a></nav>
 <article class="record" lang="fr">
 <header class="record-header">${kindLabel(record.kind)}<h1>${frenchSpacing(record.title)}</h1>
 ${record.description === undefined ? '' : html`<p class="lead">${record.description}</p>`}</header>
-${p.official ? provenancePanel(record) : ''}
+${p.official ? provenancePanel(record, now) : ''}
 <div class="record-text">${paragraphs.map((t) => html`<p>${t}</p>`)}</div>
 ${details(record)}
 ${record.video?.url ? html`<p>Vidéo : <a href="${record.video.url}">${record.video.title ?? 'voir la vidéo'}</a>${record.video.duration ? ` (${frenchDuration(record.video.duration)})` : ''}</p>` : ''}
-${p.official ? '' : provenancePanel(record)}
+${p.official ? '' : provenancePanel(record, now)}
 ${listPanel(
   'autres-sources',
   p.official ? 'Autres sources (pas des textes officiels)' : 'Sources',
@@ -111,12 +145,7 @@ ${listPanel(
   (record.bibliography ?? []).map((b) => html`<li>${b}</li>`),
 )}
 ${listPanel('liees', 'Fiches liées', relatedItems)}
-<section class="panel" aria-labelledby="citer"><h2 id="citer">Citer cette fiche</h2>
-<p class="cite"><code data-copy>${citation}</code></p>
-<p class="small">Page d’origine : <a href="${record.url}">${record.url}</a>. La même fiche en JSON : <a href="${site.base}/api/v1/facts/${record.id}?po_live=1">/api/v1/facts/${record.id}</a>.
-<a href="${site.base}/#reutilisation">Conditions de réutilisation</a>.</p>
-${record.modified_at === undefined ? '' : html`<p class="small muted">Dernière modification le ${frenchDate(record.modified_at)} (une modification n’est pas une vérification).</p>`}
-</section>
+${citePanel(site, record, publisher)}
 </article>`,
   })
 }
