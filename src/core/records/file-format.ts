@@ -4,6 +4,7 @@
  * `{"published_at": "…", "records": [ … ]}`. A JSON syntax error is reported at the parser's line and
  * column; a file of another shape is named as such instead of being read as records.
  */
+import { isUtf8 } from 'node:buffer'
 import { visit } from 'jsonc-parser'
 import type { RawRecord } from './validate.js'
 
@@ -150,5 +151,24 @@ export function readError(origin: string, code: string): Error {
   const why = READ_ERRORS[code]
   return new Error(
     `records: ${origin}: cannot read the file: ${why === undefined ? code : `${why} (${code})`}`,
+  )
+}
+
+/**
+ * Refuses bytes that are not UTF-8, naming the line (`lineNumber` when `bytes` is one line): decoded
+ * as they are, each bad byte would become U+FFFD, and a Latin-1 file would load with every accent
+ * replaced and no search for an accented word finding anything.
+ */
+export function checkUtf8(origin: string, bytes: Uint8Array, lineNumber?: number): void {
+  if (isUtf8(bytes)) return
+  let line = lineNumber ?? 1
+  if (lineNumber === undefined)
+    for (let start = 0; start < bytes.length; line++) {
+      const end = bytes.indexOf(0x0a, start)
+      if (!isUtf8(bytes.subarray(start, end === -1 ? bytes.length : end))) break
+      start = end === -1 ? bytes.length : end + 1
+    }
+  throw new Error(
+    `records: ${origin}: line ${line}: not valid UTF-8; a records file must be UTF-8 (was it saved as Latin-1?)`,
   )
 }

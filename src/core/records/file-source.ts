@@ -5,7 +5,7 @@
  */
 import { open, readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
+import { checkUtf8, detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
 import { forEachLine } from './ndjson-lines.js'
 import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
@@ -150,7 +150,9 @@ export class FileRecordSource implements RecordSource {
   }
 
   private async readWhole(): Promise<{ raw: RawRecord[]; publishedAt?: string }> {
-    return parseDocument(this.origin, (await readFile(this.path, 'utf8')).replace(/^\uFEFF/, ''))
+    const bytes = await readFile(this.path)
+    checkUtf8(this.origin, bytes)
+    return parseDocument(this.origin, bytes.toString('utf8').replace(/^\uFEFF/, ''))
   }
 
   private async readNdjson(consume: RecordConsumer): Promise<void> {
@@ -160,7 +162,8 @@ export class FileRecordSource implements RecordSource {
     const text: RecordText = { json: '', bytes: undefined, start: 0, end: 0 }
     await forEachLine(this.path, range, (line, bytes, start, end) => {
       const json = number === 0 ? line.replace(/^\uFEFF/, '') : line
-      const record = parseNdjsonLine(this.origin, json, ++number)
+      checkUtf8(this.origin, bytes.subarray(start, end), ++number)
+      const record = parseNdjsonLine(this.origin, json, number)
       if (record === undefined) return
       text.json = json
       // A first line that began with a byte-order mark is not its bytes: encoded again if kept.

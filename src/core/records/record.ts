@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { component } from '../components.js'
+import { RECORD_BOUNDS as B } from './record-bounds.js'
 
 /** The nine kinds, in the spec's order; this order is also the order of an unfiltered listing. */
 export const KINDS = [
@@ -51,8 +52,12 @@ export const RecordIdSchema = component(
 )
 
 // Links must be http(s): a records file must not be able to smuggle `javascript:` URLs to reusers.
-const httpUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain })
-const nonEmpty = () => z.string().trim().min(1)
+const httpUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(B.url)
+// Every string and array is bounded (record-bounds.ts): a record's cost in every answer grows with it.
+const nonEmpty = () => z.string().trim().min(1).max(B.shortText)
+const shortText = () => z.string().max(B.shortText)
+const longText = () => z.string().max(B.longText)
+const items = <T extends z.ZodType>(item: T) => z.array(item).max(B.items)
 // Unknown keys are kept out of published records: strict objects catch typos in a records file.
 const strict = z.strictObject
 
@@ -67,18 +72,18 @@ export const SourceSchema = component(
 
 export const VideoSchema = component(
   strict({
-    youtube_id: z.string().optional(),
-    title: z.string().optional(),
-    description: z.string().optional(),
+    youtube_id: shortText().optional(),
+    title: shortText().optional(),
+    description: longText().optional(),
     url: httpUrl().optional(),
     embed_url: httpUrl().optional(),
     thumbnail_url: httpUrl().optional(),
-    duration: z.string().optional(),
+    duration: shortText().optional(),
     duration_seconds: z.int().nonnegative().optional(),
-    upload_date: z.string().optional(),
-    chapters: z
-      .array(strict({ start_seconds: z.int().nonnegative(), title: z.string(), url: httpUrl() }))
-      .optional(),
+    upload_date: shortText().optional(),
+    chapters: items(
+      strict({ start_seconds: z.int().nonnegative(), title: shortText(), url: httpUrl() }),
+    ).optional(),
   }),
   {
     id: 'Video',
@@ -91,7 +96,7 @@ export const ChapterSchema = component(strict({ number: z.int().nonnegative(), t
   description: 'Course chapter of a lesson.',
 })
 
-export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(), text: z.string() }), {
+export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(), text: longText() }), {
   id: 'Related',
   description: 'A related record or page.',
 })
@@ -99,16 +104,16 @@ export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(
 // schema.org-flavoured, open objects (docs/contract.md "Record fields left open"): the listed properties are typed, others pass through.
 export const OrganizationDataSchema = component(
   z.looseObject({
-    legal_name: z.string().optional(),
-    address: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-    telephone: z.string().optional(),
-    same_as: z.array(httpUrl()).optional(),
+    legal_name: shortText().optional(),
+    address: z.union([longText(), z.record(z.string(), z.unknown())]).optional(),
+    telephone: shortText().optional(),
+    same_as: items(httpUrl()).optional(),
   }),
   { id: 'OrganizationData' },
 )
 
 export const PersonDataSchema = component(
-  z.looseObject({ job_title: z.string().optional(), affiliation: z.string().optional() }),
+  z.looseObject({ job_title: shortText().optional(), affiliation: shortText().optional() }),
   {
     id: 'PersonData',
   },
@@ -116,7 +121,7 @@ export const PersonDataSchema = component(
 
 export const OfferDataSchema = component(
   z.looseObject({
-    price: z.union([z.number().nonnegative(), z.string()]).optional(),
+    price: z.union([z.number().nonnegative(), shortText()]).optional(),
     price_currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
@@ -136,12 +141,12 @@ export const RecordFieldsSchema = strict({
   id: RecordIdSchema,
   kind: KindSchema,
   title: nonEmpty(),
-  text: z.string(),
-  description: z.string().optional(),
+  text: z.string().max(B.text),
+  description: longText().optional(),
   url: httpUrl().describe('Link to the original page of the record.'),
-  regions: z
-    .array(nonEmpty())
-    .describe("Territory declared in the record. Official rules and lessons carry 'France'."),
+  regions: items(nonEmpty()).describe(
+    "Territory declared in the record. Official rules and lessons carry 'France'.",
+  ),
   verified_at: z.iso.date().optional().describe('When an official rule was last re-read against its text.'),
   effective_from: z.iso.date().optional(),
   modified_at: z.iso
@@ -154,15 +159,15 @@ export const RecordFieldsSchema = strict({
     .max(500)
     .optional()
     .describe('Scope of the verification; only with verified_at.'),
-  bibliography: z.array(nonEmpty()).optional(),
+  bibliography: items(z.string().trim().min(1).max(B.longText)).optional(),
   chapter: ChapterSchema.optional(),
   image: httpUrl().optional(),
   video: VideoSchema.optional(),
   organization_data: OrganizationDataSchema.optional(),
   person_data: PersonDataSchema.optional(),
   offer_data: OfferDataSchema.optional(),
-  sources: z.array(SourceSchema),
-  related: z.array(RelatedSchema).optional(),
+  sources: items(SourceSchema),
+  related: items(RelatedSchema).optional(),
 })
 
 /** The problems of a record whose fields are each valid, with the rules that span fields; none when it is valid. */

@@ -7,6 +7,7 @@
 import type { z } from 'zod'
 import { compileFastParse, UNSURE, type Measured, type OutputMeasure } from './fast-parse.js'
 import { FactSchema, RecordFieldsSchema, recordRuleIssues, type Fact } from './record.js'
+import { contentProblem } from './record-content.js'
 
 /** Where a raw record came from, for messages: "record 3" or "line 7". */
 export type RawRecord = { value: unknown; where: string }
@@ -59,6 +60,12 @@ export class RecordValidator {
 
   /** The record and its measure if it is valid; undefined (and a problem noted) otherwise. */
   check(value: unknown, where: string): CheckedRecord | undefined {
+    // Before the schema: what it would pass through unchanged (an open field's `__proto__`, a NUL) is refused here.
+    const problem = contentProblem(value)
+    if (problem !== undefined) {
+      this.#note(`${where}${idOf(value)}: ${problem}`)
+      return undefined
+    }
     const fast = fastCheckRecord(value)
     // The compiled check's answer serves as the measure (it holds the output too): one object fewer per record.
     if (fast !== undefined) return { record: fast.output, measure: fast }
