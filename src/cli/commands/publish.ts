@@ -3,10 +3,11 @@
  * the current snapshot, then stores it as a new snapshot, current at once, and notifies the replicas.
  */
 import { FileRecordSource } from '../../core/records/file-source.js'
-import { isEmptyDiff } from '../../core/records/postgres/diff.js'
+import { isEmptyDiff, type SnapshotDiff } from '../../core/records/postgres/diff.js'
 import { SCHEMA_VERSION, appliedVersion, migrate } from '../../core/records/postgres/migrations.js'
 import {
   DEFAULT_KEEP_SNAPSHOTS,
+  PublishingError,
   hashesOf,
   planAgainstCurrent,
   prepareSnapshot,
@@ -25,16 +26,37 @@ import {
 import { UsageError } from './exit-codes.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
+/**
+ * The share of the current records a publication may remove without --allow-removals. A records
+ * file cut at a line boundary (a copy interrupted, a disk full) is valid NDJSON with fewer records:
+ * without this bound it would publish, and every replica would drop the missing records.
+ */
+export const MAX_REMOVED_SHARE = 0.1
+
+/** Why publishing `diff` needs --allow-removals; undefined when it removes no more than the share allowed. */
+function removalRefusal(diff: SnapshotDiff): string | undefined {
+  const current = diff.removed.length + diff.changed.length + diff.unchanged
+  const removed = diff.removed.length
+  if (removed === 0 || removed <= MAX_REMOVED_SHARE * current) return undefined
+  return (
+    `publishing would remove ${removed} of the ${current} current records (${Math.round((100 * removed) / current)} %, ` +
+    `more than ${Math.round(MAX_REMOVED_SHARE * 100)} %); is the file whole? Give --allow-removals if these removals are meant. Nothing was published.`
+  )
+}
+
 export const PUBLISH_USAGE = `Usage: reference-records publish FILE [options]
 
 Validates FILE with the record schema (a JSON array, NDJSON, or {"published_at", "records"}: the
 formats of RECORDS_FILE) and prints what it changes against the current snapshot: records added,
 changed and removed, with their first ids. Then, in one transaction, stores it as a new snapshot,
-makes it current and notifies every replica. One bad record publishes nothing. The database
-schema is created or upgraded first when needed.
+makes it current and notifies every replica. One bad record publishes nothing. A file that
+would remove more than ${Math.round(MAX_REMOVED_SHARE * 100)} % of the current records is refused unless --allow-removals
+is given (a file cut short is a valid file with fewer records). The database schema is created or
+upgraded first when needed.
 
 Options:
   --dry-run           Validate and print the changes; write nothing
+  --allow-removals    Publish even when more than ${Math.round(MAX_REMOVED_SHARE * 100)} % of the current records would be removed
   --note TEXT         Kept with the snapshot, shown by "reference-records snapshots"
   --keep N            Snapshots whose records are kept, the new one included (default ${DEFAULT_KEEP_SNAPSHOTS});
                       the records of older ones are pruned (their history stays)
@@ -49,6 +71,7 @@ Example:
 
 const OPTIONS = {
   'dry-run': { type: 'boolean' },
+  'allow-removals': { type: 'boolean' },
   note: { type: 'string' },
   keep: { type: 'string' },
 } as const
@@ -103,6 +126,8 @@ export async function runPublish(args: string[], io: CliIo = processIo()): Promi
       }
       const plan = await planAgainstCurrent(client, hashesOf(snapshot))
       await write(io.stdout, `${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
+      const refusal = values['allow-removals'] ? undefined : removalRefusal(plan.diff)
+      if (refusal !== undefined) throw new PublishingError(refusal)
       if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
       if (plan.current !== undefined && isEmptyDiff(plan.diff)) {
         return write(
