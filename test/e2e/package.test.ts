@@ -5,12 +5,26 @@
  * (prepack empties dist/, prepare rebuilds it), then a global install of the tarball into a temporary
  * prefix, then the installed command. After each rebuild the copy's own command must still run
  * (issue 31: the rebuilt dist/cli/main.js had lost its executable bit, so `npx reference-records`
- * and a command installed with `npm install --global .` failed with exit 126). The install needs
- * the npm registry for dependency metadata (npm's cache holds the tarballs but not always the
- * metadata); where npm cannot reach it, the install test says SKIPPED (a failure under CI).
+ * and a command installed with `npm install --global .` failed with exit 126). Then a local install
+ * into a strict TypeScript project that imports `reference-records/client`, as a user of the client
+ * who installs the whole package does (the lean way is packages/client: client-package.test.ts).
+ * The installs need the npm registry for dependency metadata (npm's cache holds the tarballs but
+ * not always the metadata); where npm cannot reach it, the install tests say SKIPPED (a failure
+ * under CI).
  */
 import { execFile, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -160,6 +174,14 @@ describe('npm pack', () => {
   })
 })
 
+/** A failed install says SKIPPED where npm cannot reach the registry for the dependencies (a failure under CI). */
+function skipIfOffline(install: Result, ctx: { skip: () => never }): void {
+  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENOTCACHED|ETIMEDOUT|network/i.test(install.stderr)
+  if (!offline || process.env.CI) throw new Error(`npm install of the tarball failed:\n${install.stderr}`)
+  console.warn('SKIPPED: installing the packed tarball needs the npm registry, which npm cannot reach here')
+  ctx.skip()
+}
+
 describe('installed from the tarball', () => {
   it('runs: --version, serve on the bundled records, and a query through the installed command', async (ctx) => {
     const prefix = join(work, 'prefix')
@@ -173,14 +195,7 @@ describe('installed from the tarball', () => {
       prefix,
       tarball,
     ])
-    if (install.code !== 0) {
-      const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENOTCACHED|ETIMEDOUT|network/i.test(install.stderr)
-      if (!offline || process.env.CI) throw new Error(`npm install of the tarball failed:\n${install.stderr}`)
-      console.warn(
-        'SKIPPED: installing the packed tarball needs the npm registry, which npm cannot reach here',
-      )
-      ctx.skip()
-    }
+    if (install.code !== 0) skipIfOffline(install, ctx)
     const bin = join(prefix, 'bin', 'reference-records')
     expect(await run(bin, ['--version'])).toMatchObject({
       code: 0,
@@ -210,5 +225,52 @@ describe('installed from the tarball', () => {
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
     }
+  }, 180_000)
+
+  it('into a strict TypeScript project, type-checks its use of reference-records/client with no @types it did not ask for', async (ctx) => {
+    const project = join(work, 'strict-project')
+    mkdirSync(project)
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'strict-user', version: '1.0.0', private: true, type: 'module' }),
+    )
+    const install = await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball],
+      project,
+    )
+    if (install.code !== 0) skipIfOffline(install, ctx)
+    // TypeScript type-checks every package under node_modules/@types: one there that the user did not
+    // install came with a dependency, and @types/markdown-it (markdown-it-anchor's peer) failed
+    // `skipLibCheck: false` builds (issue 31, item 4).
+    const types = join(project, 'node_modules', '@types')
+    expect(existsSync(types) ? readdirSync(types) : []).toEqual([])
+    writeFileSync(
+      join(project, 'use.ts'),
+      [
+        "import { NotFoundError, RecordsClient, type Fact } from 'reference-records/client'",
+        "const client = new RecordsClient({ baseUrl: 'http://127.0.0.1:8080/api/v1' })",
+        'export const read = (id: string): Promise<Fact | undefined> =>',
+        '  client.get(id).catch((error: unknown) => {',
+        '    if (error instanceof NotFoundError) return undefined',
+        '    throw error',
+        '  })',
+        '',
+      ].join('\n'),
+    )
+    const compilerOptions = {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: false,
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2023',
+      lib: ['ES2023', 'DOM'],
+      noEmit: true,
+    }
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['use.ts'] }))
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+    const compiled = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project)
+    expect(compiled, compiled.stdout).toMatchObject({ code: 0 })
   }, 180_000)
 })
