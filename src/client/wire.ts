@@ -102,7 +102,8 @@ export type Catalogue = {
   name: string
   description: string
   version: '1.4.0'
-  records: { total: number; by_kind: Record<Kind, number> }
+  /** `to_reverify`: official rules whose verification is more than 12 months old today. */
+  records: { total: number; by_kind: Record<Kind, number>; to_reverify?: number }
   updated_at: string
   /**
    * `download`: every record in one NDJSON response, when the service offers it. `server_json` and
