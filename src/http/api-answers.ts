@@ -116,7 +116,7 @@ export class ApiAnswers {
   readonly openapi: PreparedBody
   /** Finished search answers, per snapshot, keyed by the request target (bounded in bytes). */
   readonly searches = new ResponseCache()
-  readonly #catalogues = new WeakMap<RecordIndex, PreparedBody>()
+  readonly #catalogues = new WeakMap<RecordIndex, { json: string; prepared: PreparedBody }>()
   readonly #records = new WeakMap<RecordIndex, LRUCache<string, PreparedBody>>()
   readonly #redirects = new LRUCache<string, Answer>({ max: MAX_REDIRECTS })
 
@@ -131,14 +131,13 @@ export class ApiAnswers {
     )
   }
 
+  /** The catalogue's body, made again when the catalogue is (a new day changes its count of rules to re-verify). */
   catalogue(index: RecordIndex): PreparedBody {
-    let prepared = this.#catalogues.get(index)
-    if (prepared === undefined)
-      this.#catalogues.set(
-        index,
-        (prepared = new PreparedBody(this.catalogues.of(index).json, JSON_TYPE, 'fast')),
-      )
-    return prepared
+    const { json } = this.catalogues.of(index)
+    let kept = this.#catalogues.get(index)
+    if (kept === undefined || kept.json !== json)
+      this.#catalogues.set(index, (kept = { json, prepared: new PreparedBody(json, JSON_TYPE, 'fast') }))
+    return kept.prepared
   }
 
   /**

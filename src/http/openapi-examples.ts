@@ -195,6 +195,7 @@ export const CATALOGUE_EXAMPLE = {
       page: 10,
       tool: 14,
     },
+    to_reverify: 2,
   },
   updated_at: '2026-11-20T09:00:00.000Z',
   links: {

@@ -145,6 +145,13 @@ describe.runIf(available)('record pages in Chromium', { timeout: 60_000 }, () =>
     expect(await page.textContent('#provenance + * , .panel-official')).toMatch(/il y a \d+ (mois|ans?)/)
     await page.goto(`${server.url}/fiches/${fresh!.id}`)
     expect((await readMetadata(page)).reverify).toBeNull()
+    // The same count in the API's catalogue and on the home page.
+    const flagged = [...SAMPLE, hostile].filter((r) => needsReverification(r, now)).length
+    expect((await server.get('/api/v1/?po_live=1')).body.records.to_reverify).toBe(flagged)
+    await page.goto(`${server.url}/`)
+    expect(await page.textContent('[data-reverify-count]')).toContain(
+      `Dont ${flagged} règles officielles à revérifier`,
+    )
     await page.close()
   })
 })

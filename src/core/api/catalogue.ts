@@ -4,6 +4,7 @@
  * snapshot differently.
  */
 import { ATTRIBUTION_TEMPLATE } from '../records/attribution.js'
+import { needsReverification } from '../records/status.js'
 import type { RecordIndex } from '../search/record-index.js'
 import { API_PREFIX, API_VERSION, LIMITS, type Catalogue } from './schemas.js'
 
@@ -32,19 +33,36 @@ export const DISCOVERY_PATHS = {
 /** The catalogue of one snapshot, with its JSON text serialised once. */
 export type PreparedCatalogue = { readonly value: Catalogue; readonly json: string }
 
-/** Catalogues memoised per snapshot: a reload's new snapshot gets its own on first use. */
+/**
+ * Catalogues memoised per snapshot and per UTC day: a reload's new snapshot gets its own on first
+ * use, and so does a new day, since the count of rules to re-verify grows as verifications age.
+ */
 export class Catalogues {
-  readonly #bySnapshot = new WeakMap<RecordIndex, PreparedCatalogue>()
+  readonly #bySnapshot = new WeakMap<RecordIndex, { day: string; prepared: PreparedCatalogue }>()
   constructor(readonly options: CatalogueOptions) {}
 
-  of(index: RecordIndex): PreparedCatalogue {
-    let prepared = this.#bySnapshot.get(index)
-    if (prepared === undefined) {
-      const value = buildCatalogue(index, this.options)
-      this.#bySnapshot.set(index, (prepared = { value, json: JSON.stringify(value) }))
-    }
+  of(index: RecordIndex, now: Date = new Date()): PreparedCatalogue {
+    const day = now.toISOString().slice(0, 10)
+    const kept = this.#bySnapshot.get(index)
+    if (kept !== undefined && kept.day === day) return kept.prepared
+    const value = buildCatalogue(index, this.options, now)
+    const prepared = { value, json: JSON.stringify(value) }
+    this.#bySnapshot.set(index, { day, prepared })
     return prepared
   }
+}
+
+/** The official rules' verification dates of each snapshot, read once: a day's count is then a scan of dates. */
+const verificationDates = new WeakMap<RecordIndex, { verified_at?: string }[]>()
+
+/** How many official rules of `index` are flagged "à revérifier" on `now` (status.ts `needsReverification`). */
+export function reverifyCount(index: RecordIndex, now: Date): number {
+  let dates = verificationDates.get(index)
+  if (dates === undefined) {
+    dates = index.docsOfKind('fact').map((doc) => ({ verified_at: index.entry(doc).record.verified_at }))
+    verificationDates.set(index, dates)
+  }
+  return dates.filter((d) => needsReverification({ kind: 'fact', verified_at: d.verified_at }, now)).length
 }
 
 /**
@@ -78,14 +96,22 @@ export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
   }
 }
 
-export function buildCatalogue(index: RecordIndex, options: CatalogueOptions): Catalogue {
+export function buildCatalogue(
+  index: RecordIndex,
+  options: CatalogueOptions,
+  now: Date = new Date(),
+): Catalogue {
   return {
     name: 'Reference-Records API',
     description:
       'Public, read-only records of a driving-licence training website: official rules (with their sources and ' +
       'verification dates), lessons, method, offers, the organization and its people. GET only, no key.',
     version: API_VERSION,
-    records: { total: index.size, by_kind: { ...index.countsByKind } },
+    records: {
+      total: index.size,
+      by_kind: { ...index.countsByKind },
+      to_reverify: reverifyCount(index, now),
+    },
     updated_at: index.publishedAt,
     links: catalogueLinks(options),
     limits: {

@@ -98,6 +98,13 @@ export const CatalogueSchema = component(
           z.ZodInt
         >,
       ),
+      to_reverify: z
+        .int()
+        .nonnegative()
+        .optional()
+        .describe(
+          'Official rules (kind fact) whose verified_at is more than 12 months old today (UTC): flagged "à revérifier" on their page and in the MCP answers.',
+        ),
     }),
     updated_at: z.iso.datetime({ offset: true }).describe('When the served snapshot was published.'),
     links: z.strictObject({

@@ -226,6 +226,15 @@ export class RecordIndex {
     return this.#data.count
   }
 
+  /** The document numbers of the records of one kind, in snapshot order, read without parsing a record. */
+  docsOfKind(kind: Kind): number[] {
+    const wanted = KINDS.indexOf(kind)
+    const { kinds, count } = this.#data
+    const docs: number[] = []
+    for (let doc = 0; doc < count; doc++) if (kinds[doc] === wanted) docs.push(doc)
+    return docs
+  }
+
   /** The words' forms and corrections: built on the first search that needs them, so a swap costs nothing. */
   get #words(): Lexicon {
     return (this.#lexicon ??= new Lexicon(this.#text, this.#vocabulary.forms))

@@ -78,6 +78,11 @@ et, bien distinguées d’elles, des leçons, méthodes et offres qui les expliq
 <thead><tr><th scope="col">Type</th><th scope="col">Fiches</th></tr></thead>
 <tbody>${rows.map((r) => html`<tr><td><a href="${site.base}${searchPath({ kind: r.kind })}">${KIND_LABELS_FR[r.kind].plural}</a></td><td>${frenchCount(r.count)}</td></tr>`)}</tbody>
 <tfoot><tr><th scope="row">Total</th><td>${frenchCount(catalogue.records.total)}</td></tr></tfoot></table></div>
+${
+  catalogue.records.to_reverify === undefined || catalogue.records.to_reverify === 0
+    ? ''
+    : html`<p class="small" data-reverify-count>Dont ${frenchCount(catalogue.records.to_reverify)} ${catalogue.records.to_reverify > 1 ? 'règles officielles' : 'règle officielle'} <strong>à revérifier</strong> : vérification de plus de 12 mois.</p>`
+}
 <p class="small muted">Données publiées le ${frenchDate(catalogue.updated_at)}.</p></section>
 
 <section class="card" aria-labelledby="c-dev"><h2 id="c-dev">Pour les développeurs</h2>

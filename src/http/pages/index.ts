@@ -90,7 +90,8 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
 
   get('/', async (req, reply) => {
     const snapshot = currentSnapshot(deps.records)
-    const rep = await cache.get(snapshot, 'home', async () => {
+    // The count of rules to re-verify grows with the days: one home page per snapshot and per UTC day.
+    const rep = await cache.get(snapshot, `home:${new Date().toISOString().slice(0, 10)}`, async () => {
       const [catalogue, organizations] = await Promise.all([
         reader.catalogue(),
         reader.search({ kind: 'organization', limit: 50, offset: 0 }),
