@@ -19,9 +19,9 @@ it('names every export of the root entry in the README', () => {
   for (const name of exported) expect(section, name).toContain(`\`${name}\``)
 })
 
-it('imports the client from reference-records/client in every README example', () => {
+it('imports the client from its package or the /client entry in every README example, never the root', () => {
   expect(exported).not.toContain('RecordsClient')
   const imports = [...readme.matchAll(/^import .* from '(reference-records[^']*)'/gm)].map((m) => m[1])
   expect(imports.length).toBeGreaterThanOrEqual(1)
-  for (const from of imports) expect(from).toBe('reference-records/client')
+  for (const from of imports) expect(['reference-records-client', 'reference-records/client']).toContain(from)
 })
