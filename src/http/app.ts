@@ -172,7 +172,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           path: p.path,
           policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy },
         })),
-      ),
+      )
+      // The operator's metrics: no page of another origin reads them (issue 32).
+      .concat([{ path: '/metrics', policy: { ...API_CORS, crossOrigin: false } }]),
   )
   const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
   const clients = clientAddresses(deps.settings.trustProxy)

@@ -211,14 +211,15 @@ export class Connections {
     state.failed = true
     // The last request received is incomplete: the parser failed in its body, and it has its answer.
     const inBody = state.last !== undefined && !state.last.complete
+    if (inBody) failBody(state.last!)
     const finish = () => {
       if (inBody || !socket.writable) socket.destroy()
       else socket.end(answer())
     }
     if (state.inFlight === 0) return finish()
     state.whenIdle.push(finish)
-    // A handler still reading the broken body would wait for it for ever: the responses in flight get
-    // a moment to finish, then the connection is closed (which ends that read with an error).
+    // A handler that never reads the broken body would wait for it for ever: the responses in flight
+    // get a moment to finish, then the connection is closed.
     setTimeout(() => socket.destroy(), PARSER_FAILURE_GRACE_MS).unref()
   }
 
@@ -246,4 +247,26 @@ export class Connections {
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, graceMs)))
     }
   }
+}
+
+/**
+ * Ends the read of a body the parser failed in with an error, so that its handler answers it (the
+ * MCP endpoint's 400) instead of waiting for an end that never comes, and the connection closing
+ * after the grace leaving the request without an answer (issue 32). Node emits nothing on the
+ * request itself; its handler may not be reading yet (it starts once admitted and routed): then the
+ * error comes as soon as the handler listens for one.
+ */
+function failBody(req: IncomingMessage): void {
+  const fail = (): void =>
+    void req.emit(
+      'error',
+      Object.assign(new Error('The request body is malformed'), { code: 'ERR_MALFORMED_BODY' }),
+    )
+  if (req.listenerCount('error') > 0) return fail()
+  const onListener = (event: string | symbol) => {
+    if (event !== 'error') return
+    req.off('newListener', onListener)
+    process.nextTick(fail) // once the listener is in place: 'newListener' comes just before
+  }
+  req.on('newListener', onListener)
 }

@@ -16,6 +16,11 @@ export type CorsPolicy = {
   responseHeaders: readonly string[]
   /** Content-Security-Policy of the path's answers; the strictest one by default (JSON needs nothing). */
   contentSecurityPolicy?: string
+  /**
+   * False for a path no page of another origin may read (/metrics): its answers carry no
+   * `Access-Control-*` field, so a browser inside an allowed network keeps them from any script.
+   */
+  crossOrigin?: false
 }
 
 /** What a JSON answer needs: nothing to load, nothing to frame. */
@@ -34,6 +39,14 @@ export type PreparedCors = {
 }
 
 export function prepareCors(policy: CorsPolicy): PreparedCors {
+  if (policy.crossOrigin === false)
+    return {
+      response: {
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': policy.contentSecurityPolicy ?? JSON_CONTENT_SECURITY_POLICY,
+      },
+      preflight: {},
+    }
   return {
     response: {
       'access-control-allow-origin': '*',

@@ -20,7 +20,16 @@ describe('by default (loopback and private networks)', () => {
       expect(res.status, String(client)).toBe(200)
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
       expect(res.text).toContain('reference_records_records ')
+      // Issue 32: no CORS, so a page of another origin, opened inside an allowed network, cannot read it.
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     }
+    const preflight = await server.raw('/metrics', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull()
   })
 
   it('gives a client from the Internet the 404 of any unknown path', async () => {
@@ -28,7 +37,7 @@ describe('by default (loopback and private networks)', () => {
       const res = await metricsFrom(server, client)
       expect(res.status, client).toBe(404)
       expect(res.body).toEqual({ error: { code: 'not_found', message: 'No such path: /metrics' } })
-      expect(res.headers.get('access-control-allow-origin')).toBe('*')
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
     }
     expect((await server.raw('/nope', { headers: { 'x-forwarded-for': '203.0.113.5' } })).body).toEqual({
       error: { code: 'not_found', message: 'No such path: /nope' },

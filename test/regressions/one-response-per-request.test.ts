@@ -26,6 +26,28 @@ it('answers a GET whose chunked body is malformed once, then closes the connecti
   expect(leftover).toHaveLength(0)
 })
 
+it('answers a POST /mcp whose chunked body is malformed once, with a JSON-RPC error, then closes (issue 32)', async () => {
+  const head =
+    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+    'Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n'
+  for (const body of [
+    'zz\r\nnot a chunk\r\n',
+    '5\r\n{"jso\r\nXYZ\r\n',
+    '2\r\n{}\r\n0\r\nbad trailer\u0001\r\n\r\n',
+  ]) {
+    const started = Date.now()
+    const { responses, closedByServer } = await rawExchange(port, head + body)
+    expect(
+      responses.map((r) => r.status),
+      body,
+    ).toEqual([400])
+    expect(responses[0]!.json, body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32_000 } })
+    expect(closedByServer).toBe(true)
+    // Answered when the parser fails, not when the connection is given up on.
+    expect(Date.now() - started).toBeLessThan(900)
+  }
+})
+
 it('answers a good request and a malformed one behind it with one response each, in order', async () => {
   const { responses, closedByServer } = await rawExchange(port, `${GET}GARBAGE\u0001 / HTTP/1.1\r\n\r\n`)
   expect(responses.map((r) => r.status)).toEqual([200, 400])
