@@ -2,7 +2,7 @@
  * How every request is admitted, decided once, by one function, whatever answers it afterwards (the
  * fast path or the framework): the path's CORS and security fields, the request id, the quota (and
  * its fields), the bound on the target's length, the preflight, the live-read redirect, and the 503
- * of an endpoint that reads records before the first snapshot. The front door calls `admit` for each
+ * of an endpoint that reads records before the first snapshot, and a mount's 405. The front door calls `admit` for each
  * request and keeps the result on it; the fast path and the framework's one hook (app.ts) only apply
  * it. Connection-level refusals (a target that is not a path, a missing Host, a drain) come before,
  * in the front door.
@@ -16,6 +16,7 @@ import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Answer, ApiAnswers } from './api-answers.js'
 import type { ClientAddresses } from './client-address.js'
 import type { CorsTable, PreparedCors } from './cors.js'
+import { MethodRefusal } from './error-handler.js'
 import { liveReadRoute } from './live-read-routes.js'
 import { isUnderPath, mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
@@ -54,6 +55,11 @@ export type AdmissionDeps = {
    * snapshot (the OpenAPI document and the guides need none).
    */
   readingRecords: readonly string[]
+  /**
+   * The handlers mounted next to the API (mount-entry.ts) and the methods each takes besides OPTIONS:
+   * any other method on a mount's path is refused here (405), before the quota.
+   */
+  mounts: readonly { path: string; methods: readonly string[] }[]
   onQuotaRefused(): void
 }
 
@@ -69,6 +75,11 @@ export const keepAdmission = (req: IncomingMessage, admission: Admission): void 
   void ((req as AdmittedRequest)[ADMISSION] = admission)
 
 export function createAdmission(deps: AdmissionDeps): Admit {
+  const mounts = deps.mounts.map((m) => ({
+    path: m.path,
+    methods: m.methods,
+    allow: [...m.methods, 'OPTIONS'].join(', '),
+  }))
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
   const isCounted = (path: string) => {
     for (const root of deps.countedRoots) if (isUnderPath(path, root)) return true // a loop: no closure per request
@@ -130,9 +141,17 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     const id = deps.requestId(req)
     // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted.
     if (req.method === 'OPTIONS') return { id, cors, outcome: { kind: 'preflight' } }
+    const method = req.method ?? ''
+    for (const mount of mounts)
+      if (mount.path === target.path && !mount.methods.includes(method))
+        return {
+          id,
+          cors,
+          outcome: { kind: 'refusal', error: new MethodRefusal(method, mount.path, mount.allow) },
+        }
     const quota = deps.quota
     // Every request to a counted address counts (docs/contract.md "Quota"), but one the path refuses (405).
-    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(req.method ?? '', target.path))
+    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(method, target.path))
       return decide(req, target, id, cors, undefined)
     const decision = quota.take(deps.clients.key(req))
     // The memory store answers synchronously: no promise on the hot path. The stores never reject

@@ -4,7 +4,7 @@
  * handlers the composition root mounts next to the API (the MCP endpoint). It knows no mount's
  * protocol: a mount brings its path, its methods, its CORS headers and its error body.
  */
-import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
+import { METHODS } from 'node:http'
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -23,12 +23,12 @@ import type { LiveRecords } from '../core/snapshots/live-records.js'
 import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
-import { registerErrorHandlers, sendError, toApiError, type ErrorBodyRenderer } from './error-handler.js'
+import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
 import { completionLog, requestId } from './logging.js'
 import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
-import type { MountAnswer } from './mount-reply.js'
+import { createMountEntry, type Mount } from './mount-entry.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
 import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
@@ -69,24 +69,15 @@ function routerRefusal(err: FastifyError, url: string): ApiError {
 
 const truncated = (text: string) => (text.length > 100 ? `${text.slice(0, 100)}…` : text)
 
-/** A plain Node handler served at `path`, next to the API (the MCP endpoint). */
-export type HttpMount = {
-  path: string
+/** A plain Node handler served at `path`, next to the API (the MCP endpoint), from its one entry (mount-entry.ts). */
+export type HttpMount = Mount & {
   /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
   methods: readonly ('POST' | 'GET' | 'DELETE')[]
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
-  /**
-   * The same as `handle`, in two steps: read the request and decide, then write. A reply it returns
-   * is sent by the fast path with the guards' fields, as the API's prepared answers are.
-   */
-  answer(req: IncomingMessage): Promise<MountAnswer>
   /**
    * Whether the handler reads the records: it is then refused with 503 `unavailable` (and Retry-After)
    * before the first snapshot is loaded, as the API is, instead of failing inside its own protocol.
    */
   readsRecords: boolean
-  /** Body of the refusals decided before the handler runs (quota, shutdown, method, no records yet). */
-  errorBody: ErrorBodyRenderer
   /** Whether its requests count in the quota. */
   counted: boolean
   /** Request headers its clients send and response headers they read, for CORS. */
@@ -197,13 +188,27 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           onAnswer: deps.onFastAnswer,
           clients,
           log,
-          mounts: deps.mounts.map((m) => ({ path: m.path, cors: cors.policyFor(m.path), answer: m.answer })),
         })
+  const mounts = createMountEntry({
+    mounts: deps.mounts,
+    cors,
+    quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
+    clients,
+    log,
+  })
   // Built once the router exists (it says which methods a path refuses), before the server listens;
   // the server's listener, made before the router, reads it then.
   // eslint-disable-next-line prefer-const -- assigned below, once, after the closure that reads it
   let admit: Admit | undefined
-  const server = httpServerParts({ cors, errorBodyFor, requestId, fastPath, timeouts, admit: () => admit! })
+  const server = httpServerParts({
+    cors,
+    errorBodyFor,
+    requestId,
+    mounts,
+    fastPath,
+    timeouts,
+    admit: () => admit!,
+  })
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One completion line per request (below), the same as the fast path's, and no child logger per request.
@@ -283,6 +288,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     records: deps.records,
     answers,
     readingRecords: deps.mounts.filter((m) => m.readsRecords).map((m) => m.path),
+    mounts: deps.mounts,
     onQuotaRefused: deps.onQuotaRefused,
   })
   registerAdmission(app, admit)
@@ -311,7 +317,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     version: PACKAGE_VERSION,
     mcp: deps.mcp,
   })
-  for (const mount of deps.mounts) await mountHandler(app, mount)
   const apiPaths = [
     API_PREFIX,
     `${API_PREFIX}/`,
@@ -328,26 +333,4 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       await app.close()
     },
   }
-}
-
-/** Serves a plain Node handler at its path; the request was admitted (CORS, quota, 503) before it. */
-async function mountHandler(app: FastifyInstance, mount: HttpMount): Promise<void> {
-  await app.register(async (scope) => {
-    // The handler reads the body itself, so a malformed one gets the handler's own error, not ours.
-    scope.removeAllContentTypeParsers()
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(null))
-    scope.route({
-      method: [...mount.methods],
-      url: mount.path,
-      config: { errorBody: mount.errorBody },
-      handler: async (req, reply) => {
-        // Headers set by the admission (CORS, request id, rate-limit fields) go with the handler's response.
-        for (const [name, value] of Object.entries(reply.getHeaders()))
-          if (value !== undefined) reply.raw.setHeader(name, value)
-        reply.hijack()
-        await mount.handle(req.raw, reply.raw)
-      },
-    })
-  })
-  refuseOtherMethods(app, [mount.path], { allow: [...mount.methods, 'OPTIONS'], errorBody: mount.errorBody })
 }

@@ -1,7 +1,7 @@
 /**
  * One place where failures become responses: every error, whatever raised it, leaves with its status
- * and the body of the route it hit — the contract's `{"error":{"code","message"}}` on the API, a
- * mount's own body (MCP's JSON-RPC error) on a mount. Internals are logged, never sent.
+ * and the body of the route it hit — the contract's `{"error":{"code","message"}}`, or an HTML page
+ * on the pages (a mount answers its own refusals: mount-entry.ts). Internals are logged, never sent.
  */
 import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -9,7 +9,8 @@ import { ApiError, toErrorBody } from '../core/errors.js'
 import { HttpRefusal, codeOfStatus, statusOf } from './status.js'
 
 /**
- * Renders a refusal in a mount's own format (set as route config `errorBody`). `req` is the refused
+ * Renders a refusal in a mount's own format (mount-entry.ts, and the front door's refusals on a
+ * mount's path). `req` is the refused
  * request when its body has not been read by anyone: the renderer may read it (bounded) to echo what
  * identifies the request in its protocol, as MCP's JSON-RPC id. Without `req` it renders at once.
  */
@@ -23,8 +24,6 @@ export type ErrorPageRenderer = (err: ApiError, status: number, target: string) 
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The body format of errors on this route; the contract's error body when absent. */
-    errorBody?: ErrorBodyRenderer
     /** The route is a page for people: its errors are HTML pages (same status and Retry-After). */
     errorPage?: ErrorPageRenderer
     /** The route only answers 405 (a method the path does not take): not counted in the quota. */
@@ -40,7 +39,7 @@ export function toApiError(err: unknown): ApiError | undefined {
   return new HttpRefusal(status, (err as Error).message)
 }
 
-export function sendError(reply: FastifyReply, err: ApiError): FastifyReply | Promise<FastifyReply> {
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   const status = statusOf(err)
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds))
   if (err.code === 'method_not_allowed' && err instanceof MethodRefusal) reply.header('allow', err.allow)
@@ -54,13 +53,11 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply | Pr
       .type('text/html; charset=utf-8')
       .send(page(err, status, reply.request.url))
   }
-  const render = reply.request.routeOptions.config?.errorBody
-  const send = (body: object) =>
-    reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body)
-  if (render === undefined) return send(toErrorBody(err))
-  // The framework has not read the body of a request it refuses, so the mount may.
-  const body = render(err, status, reply.request.raw)
-  return body instanceof Promise ? body.then(send) : send(body)
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(toErrorBody(err))
 }
 
 /** A 405, with the methods the path does take (the `Allow` header). */

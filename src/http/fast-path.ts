@@ -19,7 +19,6 @@ import type { PreparedCors } from './cors.js'
 import { answerWriter } from './answer-writer.js'
 import { liveReadRoute, plainRecordId, RECORD_PREFIX, type LiveReadRoute } from './live-read-routes.js'
 import type { CompletionLog } from './logging.js'
-import { mountReplyFields, type MountAnswer } from './mount-reply.js'
 import type { PreparedBody } from './prepared-body.js'
 import { errorAnswer } from './raw-answers.js'
 import type { Target } from './target.js'
@@ -35,19 +34,6 @@ export type FastPathDeps = {
   onAnswer?: () => void
   clients: ClientAddresses
   log: CompletionLog | undefined
-  /**
-   * Plain handlers mounted next to the API (MCP): an admitted POST to one is handed to it here,
-   * instead of going through the router, the hooks and a body parser that does nothing for it.
-   * Refusals go to the framework, which answers them in the mount's error body.
-   */
-  mounts: readonly FastMount[]
-}
-
-export type FastMount = {
-  path: string
-  cors: PreparedCors
-  /** Reads the request and decides its answer; never rejects (failures are answered in the mount's own terms). */
-  answer(req: IncomingMessage): Promise<MountAnswer>
 }
 
 export type FastPath = {
@@ -60,7 +46,6 @@ export type FastPath = {
 
 export function createFastPath(deps: FastPathDeps): FastPath {
   const writeAnswer = answerWriter(deps.cors, deps.quotaPolicy)
-  const mounts = deps.mounts.map((mount) => ({ ...mount, write: answerWriter(mount.cors, deps.quotaPolicy) }))
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
   const preparedBody = (route: LiveReadRoute, target: Target): PreparedBody | undefined => {
@@ -109,45 +94,8 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     sent(req, res, admission.id, startedAt)
   }
 
-  /** An admitted POST to a mount: the mount's answer, after the admission's fields. */
-  const serveMount = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    target: Target,
-    admission: Admission,
-  ): boolean => {
-    const mount = mounts.find((m) => m.path === target.path)
-    if (mount === undefined || admission.outcome !== undefined) return false
-    const { id } = admission
-    const ratelimit = admission.quota?.remaining
-    sent(req, res, id, deps.log === undefined ? 0 : performance.now())
-    void mount.answer(req).then((answer) => {
-      if (res.destroyed) return // the client left while its body was read
-      if ('reply' in answer)
-        return mount.write(
-          req,
-          res,
-          answer.reply.status,
-          mountReplyFields(answer.reply),
-          answer.reply.body,
-          id,
-          ratelimit,
-        )
-      // The handler writes its own response, after the admission's fields.
-      for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
-      res.setHeader('x-request-id', id)
-      if (admission.quota !== undefined)
-        res
-          .setHeader('ratelimit-policy', admission.quota.policy)
-          .setHeader('ratelimit', admission.quota.remaining)
-      return answer.write(res)
-    })
-    return true
-  }
-
   return {
     serve(req, res, target, admission) {
-      if (req.method === 'POST') return mounts.length > 0 && serveMount(req, res, target, admission)
       if (req.method !== 'GET' && req.method !== 'HEAD') return false
       const route = liveReadRoute(target.path)
       if (route === undefined || (route === 'record' && plainRecordId(target.path) === undefined))

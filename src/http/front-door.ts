@@ -4,8 +4,8 @@
  * one spelling every later decision reads, docs/contract.md "Addresses"), and refused here when no
  * route could serve it well: an HTTP/1.1 request without Host, a target that is not a path, any
  * request while the server drains. Every other request is admitted, once, by `admit`
- * (admission.ts), and then answered by the fast path or by the framework, which both apply that
- * admission and decide nothing of it again.
+ * (admission.ts), and then answered by a mount (mount-entry.ts), the fast path or the framework,
+ * which all apply that admission and decide nothing of it again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
@@ -15,6 +15,7 @@ import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
 import type { FastPath } from './fast-path.js'
+import type { MountEntry } from './mount-entry.js'
 import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
@@ -29,7 +30,9 @@ export type FrontDoorOptions = {
   errorBodyFor(path: string): ErrorBodyRenderer | undefined
   /** Tags the request with its id before it is answered here (the framework reads the same header). */
   requestId(req: IncomingMessage): string
-  /** Prepared answers sent without the framework; undefined when everything goes to the framework. */
+  /** The handlers mounted next to the API (MCP): every request to their paths is answered there. */
+  mounts: MountEntry
+  /** Prepared answers sent without the framework; undefined when everything else goes to the framework. */
   fastPath?: FastPath
   /** How requests are admitted (available once the app is built, before the server listens). */
   admit(): Admit
@@ -76,6 +79,7 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     }
     const go = (admission: Admission) => {
       keepAdmission(req, admission)
+      if (options.mounts.serve(req, res, target, admission)) return
       if (options.fastPath?.serve(req, res, target, admission) === true) return
       next(req, res)
     }

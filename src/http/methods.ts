@@ -1,11 +1,10 @@
 /**
  * 405 for every method a path does not take (docs/contract.md "Methods"): GET, HEAD and OPTIONS on the
- * API and the operational endpoints, a mount's own methods on a mount. The refusal happens in
+ * API, the pages and the operational endpoints (a mount's are decided by the admission). The refusal happens in
  * onRequest, before any body is read or parsed, so a POST with an odd content type is still a 405
  * and not a 415.
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify'
-import type { ErrorBodyRenderer } from './error-handler.js'
 import { MethodRefusal } from './error-handler.js'
 
 export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -34,23 +33,17 @@ class MethodRefusals {
   }
 }
 
-export function refuseOtherMethods(
-  app: FastifyInstance,
-  urls: readonly string[],
-  options: { allow?: readonly string[]; errorBody?: ErrorBodyRenderer } = {},
-): void {
-  const allowed = options.allow ?? READ_METHODS
-  const allow = allowed.join(', ')
-  const refused = app.supportedMethods.filter((m) => !allowed.includes(m)) as HTTPMethods[]
+export function refuseOtherMethods(app: FastifyInstance, urls: readonly string[]): void {
+  const allow = READ_METHODS.join(', ')
+  const refused = app.supportedMethods.filter(
+    (m) => !(READ_METHODS as readonly string[]).includes(m),
+  ) as HTTPMethods[]
   for (const url of urls) {
-    methodRefusals(app).add(url, allowed)
+    methodRefusals(app).add(url, READ_METHODS)
     app.route({
       method: refused,
       url,
-      config: {
-        refusesMethod: true,
-        ...(options.errorBody === undefined ? {} : { errorBody: options.errorBody }),
-      },
+      config: { refusesMethod: true },
       onRequest: async (req) => {
         throw new MethodRefusal(req.method, url, allow)
       },

@@ -40,7 +40,16 @@ beforeAll(async () => {
     recordPage: (r) => r.url,
     log: { debug: (fields) => reported.push(JSON.stringify(fields)) },
   })
-  http = createServer((req, res) => void handler.handle(req, res))
+  // Written as the HTTP adapter's mount entry writes it, without its CORS, id and quota fields.
+  http = createServer(
+    (req, res) =>
+      void handler.answer(req).then((answered) => {
+        if (!('reply' in answered)) return answered.write(res)
+        const { status, headers, body, length } = answered.reply
+        res.writeHead(status, { ...headers, 'content-length': String(length) })
+        res.end(Buffer.concat(body))
+      }),
+  )
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}${MCP_PATH}`
 })

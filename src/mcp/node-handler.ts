@@ -57,11 +57,9 @@ export type McpLog = { debug(fields: object, message: string): void }
 export type McpAnswer = { reply: RawReply } | { write(res: ServerResponse): Promise<void> }
 
 export type McpNodeHandler = {
-  /** Answers one request to MCP_PATH. Never throws: failures are answered as JSON-RPC errors. */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>
   /**
-   * `handle` in two steps: reads the request and decides its answer (never rejects), for a caller that
-   * sends replies itself (the HTTP adapter's fast path, with its own header fields before the reply's).
+   * Reads one request to MCP_PATH and decides its answer; never rejects (failures are answered as
+   * JSON-RPC errors). The caller writes it, after its own header fields (the HTTP adapter's mount entry).
    */
   answer(req: IncomingMessage): Promise<McpAnswer>
   /**
@@ -209,12 +207,6 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
 
   return {
     answer,
-    async handle(req, res) {
-      const answered = await answer(req)
-      if (res.destroyed || res.headersSent) return
-      if ('reply' in answered) writeReply(answered.reply, res)
-      else await answered.write(res)
-    },
     async errorBody(err, status, req) {
       const data = {
         status,
@@ -360,14 +352,6 @@ async function toRawReply(response: Response): Promise<RawReply> {
   response.headers.forEach((value, name) => (headers[name] = value))
   const body = Buffer.from(await response.arrayBuffer())
   return { status: response.status, headers, body: [body], length: body.length }
-}
-
-/** Writes a reply read whole: its fields, its length, its pieces (corked: they leave in one write). */
-function writeReply(reply: RawReply, res: ServerResponse): void {
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.length) })
-  const last = reply.body.length - 1
-  for (let i = 0; i < last; i++) res.write(reply.body[i])
-  res.end(reply.body[last])
 }
 
 /** Writes a web response as it comes: no body, or a stream of events. */

@@ -149,9 +149,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         {
           path: MCP_PATH,
           methods: ['POST'],
-          handle: mcp.handle,
           answer: mcp.answer,
-          errorBody: (err, status, req) => mcp.errorBody(err, status, req),
+          errorBody: mcp.errorBody,
           counted: true,
           readsRecords: true,
           cors: { requestHeaders: MCP_REQUEST_HEADERS, responseHeaders: MCP_RESPONSE_HEADERS },

@@ -1,0 +1,133 @@
+/**
+ * The one entry of the plain handlers mounted next to the API (MCP): every request to a mount's path
+ * is answered here, from the front door, whether the fast path is on or not, and never reaches the
+ * framework. The admission (admission.ts) has decided its CORS and security fields, its id, its quota
+ * and any refusal — the preflight, a 405 for a method the mount does not take, 429, 414, the 503
+ * before the first snapshot; this only writes what was decided, a refusal in the mount's own error
+ * body, or the handler's answer after the admission's fields.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ApiError } from '../core/errors.js'
+import type { Admission } from './admission.js'
+import { answerWriter } from './answer-writer.js'
+import type { ClientAddresses } from './client-address.js'
+import { PREFLIGHT_CACHE_CONTROL, type CorsTable } from './cors.js'
+import type { ErrorBodyRenderer } from './error-handler.js'
+import type { CompletionLog } from './logging.js'
+import { mountReplyFields, type MountAnswer } from './mount-reply.js'
+import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
+import type { Target } from './target.js'
+
+export type Mount = {
+  path: string
+  /** Reads the request and decides its answer; never rejects (failures are answered in the mount's own terms). */
+  answer(req: IncomingMessage): Promise<MountAnswer>
+  /** Body of the refusals the admission decided (quota, method, no records yet). */
+  errorBody: ErrorBodyRenderer
+}
+
+export type MountEntryDeps = {
+  mounts: readonly Mount[]
+  cors: CorsTable
+  /** The quota's RateLimit-Policy value, when a quota is enforced. */
+  quotaPolicy: string | undefined
+  clients: ClientAddresses
+  log: CompletionLog | undefined
+}
+
+export type MountEntry = {
+  /** Answers `req` and returns true when its path is a mount's; returns false without touching it otherwise. */
+  serve(req: IncomingMessage, res: ServerResponse, target: Target, admission: Admission): boolean
+}
+
+export function createMountEntry(deps: MountEntryDeps): MountEntry {
+  const mounts = deps.mounts.map((mount) => {
+    const cors = deps.cors.policyFor(mount.path)
+    return { ...mount, cors, writeReply: answerWriter(cors, deps.quotaPolicy) }
+  })
+  type Served = (typeof mounts)[number]
+
+  const logWhenDone = (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const log = deps.log
+    if (log === undefined) return
+    const startedAt = performance.now()
+    res.once('finish', () =>
+      log({
+        id,
+        method: req.method!,
+        url: req.url!,
+        address: deps.clients.address(req),
+        status: res.statusCode,
+        startedAt,
+      }),
+    )
+  }
+
+  const quotaFields = (admission: Admission): Record<string, string> =>
+    admission.quota === undefined
+      ? {}
+      : { 'ratelimit-policy': admission.quota.policy, ratelimit: admission.quota.remaining }
+
+  /** A refusal the admission decided, in the mount's error body (the contract's if it cannot render one). */
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    mount: Served,
+    admission: Admission,
+    err: ApiError,
+  ) => {
+    const write = (body?: object) =>
+      writeAnswer(
+        res,
+        errorAnswer(err, mount.cors, body, { 'x-request-id': admission.id, ...quotaFields(admission) }),
+        req.method === 'HEAD',
+      )
+    // Nothing has read the body yet: the renderer may (MCP echoes the JSON-RPC id).
+    void renderErrorBody(err, mount.errorBody, req).then(write, () => write())
+  }
+
+  const answer = (req: IncomingMessage, res: ServerResponse, mount: Served, admission: Admission) => {
+    const { id } = admission
+    void mount.answer(req).then((answered) => {
+      if (res.destroyed) return // the client left while its body was read
+      if ('reply' in answered) {
+        const { reply } = answered
+        return mount.writeReply(
+          req,
+          res,
+          reply.status,
+          mountReplyFields(reply),
+          reply.body,
+          id,
+          admission.quota?.remaining,
+        )
+      }
+      // The handler writes its own response (a stream of events), after the admission's fields.
+      for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
+      res.setHeader('x-request-id', id)
+      for (const [name, value] of Object.entries(quotaFields(admission))) res.setHeader(name, value)
+      return answered.write(res)
+    })
+  }
+
+  return {
+    serve(req, res, target, admission) {
+      const mount = mounts.find((m) => m.path === target.path)
+      if (mount === undefined) return false
+      logWhenDone(req, res, admission.id)
+      const outcome = admission.outcome
+      if (outcome === undefined) answer(req, res, mount, admission)
+      else if (outcome.kind === 'preflight') {
+        res.writeHead(204, {
+          ...admission.cors.response,
+          ...admission.cors.preflight,
+          'cache-control': PREFLIGHT_CACHE_CONTROL,
+        })
+        res.end()
+      } else if (outcome.kind === 'refusal') refuse(req, res, mount, admission, outcome.error)
+      // The live-read redirect is the API's: decided for a mount, it would be a bug.
+      else refuse(req, res, mount, admission, new ApiError('internal_error', 'Internal server error'))
+      return true
+    },
+  }
+}
