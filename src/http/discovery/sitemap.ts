@@ -59,9 +59,9 @@ export function recordEntry(base: string, record: Fact): SitemapEntry {
 }
 
 /** The entries cut into files that each hold at most `maxUrls` URLs and `maxBytes` bytes. */
-function split(entries: readonly SitemapEntry[], limits: SitemapLimits): string[] {
+function split(entries: readonly SitemapEntry[], limits: SitemapLimits): { text: string; count: number }[] {
   const frame = Buffer.byteLength(URLSET_OPEN) + Buffer.byteLength(URLSET_CLOSE)
-  const files: string[] = []
+  const files: { text: string; count: number }[] = []
   let body: string[] = []
   let bytes = frame
   for (const entry of entries) {
@@ -70,14 +70,14 @@ function split(entries: readonly SitemapEntry[], limits: SitemapLimits): string[
     if (frame + size > limits.maxBytes)
       throw new Error(`sitemap: one entry is larger than a file may be: ${entry.loc}`)
     if (body.length === limits.maxUrls || bytes + size > limits.maxBytes) {
-      files.push(URLSET_OPEN + body.join('') + URLSET_CLOSE)
+      files.push({ text: URLSET_OPEN + body.join('') + URLSET_CLOSE, count: body.length })
       body = []
       bytes = frame
     }
     body.push(line)
     bytes += size
   }
-  files.push(URLSET_OPEN + body.join('') + URLSET_CLOSE)
+  files.push({ text: URLSET_OPEN + body.join('') + URLSET_CLOSE, count: body.length })
   return files
 }
 
@@ -91,22 +91,20 @@ export function buildSitemaps(
   limits: SitemapLimits = SITEMAP_LIMITS,
 ): Sitemaps {
   const files = split(entries, limits)
-  if (files.length === 1) return { root: files[0]!, parts: [] }
+  if (files.length === 1) return { root: files[0]!.text, parts: [] }
   if (files.length > limits.maxUrls)
     throw new Error(`sitemap: ${files.length} parts exceed what one index may list`)
   let start = 0
-  const listed = files.map((file, i) => {
-    const count = (file.match(/<url>/g) ?? []).length
+  const listed = files.map(({ count }, i) => {
     const slice = entries.slice(start, start + count)
     start += count
-    const lastmod = slice
-      .map((e) => e.lastmod)
-      .filter((d): d is string => d !== undefined)
-      .sort((a, b) => Date.parse(a) - Date.parse(b))
-      .at(-1)
+    let lastmod: string | undefined
+    for (const { lastmod: date } of slice)
+      if (date !== undefined && (lastmod === undefined || Date.parse(date) > Date.parse(lastmod)))
+        lastmod = date
     const loc = escapeXml(`${base}${sitemapPartPath(i + 1)}`)
     return `<sitemap><loc>${loc}</loc>${lastmod === undefined ? '' : `<lastmod>${lastmod}</lastmod>`}</sitemap>\n`
   })
   const root = `${HEAD}<sitemapindex xmlns="${SITEMAP_NAMESPACE}">\n${listed.join('')}</sitemapindex>\n`
-  return { root, parts: files }
+  return { root, parts: files.map((f) => f.text) }
 }
