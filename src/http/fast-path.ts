@@ -45,7 +45,7 @@ export type FastPath = {
 }
 
 export function createFastPath(deps: FastPathDeps): FastPath {
-  const writeAnswer = answerWriter(deps.cors, deps.quotaPolicy)
+  const writeApiAnswer = answerWriter(deps.cors, deps.quotaPolicy)
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
   const preparedBody = (route: LiveReadRoute, target: Target): PreparedBody | undefined => {
@@ -124,7 +124,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         sendRefusal(req, res, admission, outcome.error, startedAt)
         return true
       } else return false // another refusal: answered by the framework in the route's terms
-      writeAnswer(
+      writeApiAnswer(
         req,
         res,
         answer.status,

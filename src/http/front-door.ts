@@ -16,7 +16,7 @@ import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
 import type { FastPath } from './fast-path.js'
 import type { MountEntry } from './mount-entry.js'
-import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
+import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
 
@@ -50,7 +50,11 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
   ) => {
     const headers = { 'x-request-id': options.requestId(req), ...extra }
     const write = (body?: object) =>
-      writeAnswer(res, errorAnswer(err, options.cors.policyFor(path), body, headers), req.method === 'HEAD')
+      writeErrorAnswer(
+        res,
+        errorAnswer(err, options.cors.policyFor(path), body, headers),
+        req.method === 'HEAD',
+      )
     const render = options.errorBodyFor(path)
     if (render === undefined) return write()
     // Nothing has read the body yet: a mount's renderer may (MCP echoes the JSON-RPC id).

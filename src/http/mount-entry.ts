@@ -15,7 +15,7 @@ import { PREFLIGHT_CACHE_CONTROL, type CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
 import type { CompletionLog } from './logging.js'
 import { mountReplyFields, type MountAnswer } from './mount-reply.js'
-import { errorAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
+import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import type { Target } from './target.js'
 
 export type Mount = {
@@ -77,7 +77,7 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
     err: ApiError,
   ) => {
     const write = (body?: object) =>
-      writeAnswer(
+      writeErrorAnswer(
         res,
         errorAnswer(err, mount.cors, body, { 'x-request-id': admission.id, ...quotaFields(admission) }),
         req.method === 'HEAD',

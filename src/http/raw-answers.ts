@@ -44,8 +44,8 @@ export async function renderErrorBody(
   return render === undefined ? undefined : render(err, statusOf(err), req)
 }
 
-/** Writes an answer on a response object (the request was parsed; Node frames the response). */
-export function writeAnswer(res: ServerResponse, answer: ErrorAnswer, head = false): void {
+/** Writes an error answer on a response object (the request was parsed; Node frames the response). */
+export function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, head = false): void {
   res.writeHead(answer.status, answer.headers)
   res.end(head ? undefined : answer.body)
 }

@@ -11,7 +11,7 @@ import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
 import { frontDoor, type FrontDoorOptions, type RequestListener } from './front-door.js'
-import { errorAnswer, rawAnswer, renderErrorBody, writeAnswer } from './raw-answers.js'
+import { errorAnswer, rawAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
 
@@ -74,7 +74,7 @@ export function httpServerParts(
             `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`,
           )
           const write = (body?: object) =>
-            writeAnswer(
+            writeErrorAnswer(
               res,
               errorAnswer(err, options.cors.policyFor(path), body, {
                 'x-request-id': options.requestId(req),
