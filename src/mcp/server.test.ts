@@ -21,6 +21,7 @@ const fixture = JSON.parse(
 ) as Fact[]
 const RULE = 'fait-643b555e754f953d' // Vitesse maximale en agglomération
 const LONG = 'page-a5f4eb4f37c10a69' // given a long text below
+const STALE = 'fait-95eb3cd35d3a8f78' // given a verification older than 12 months below
 const PAGE = (id: string) => `https://records.example.org/fiches/${id}`
 const NOW = new Date('2026-11-28T12:00:00Z')
 
@@ -34,7 +35,11 @@ beforeAll(async () => {
     (_, i) => `Phrase ${i} sur l'insertion et la voie d'accélération.`,
   ).join(' ')
   const records = fixture.map((r) =>
-    r.id === LONG ? { ...r, text: longText, modified_at: '2026-11-01T08:00:00Z' } : r,
+    r.id === LONG
+      ? { ...r, text: longText, modified_at: '2026-11-01T08:00:00Z' }
+      : r.id === STALE
+        ? { ...r, verified_at: '2025-06-24' }
+        : r,
   )
   const live = new LiveRecords()
   live.swap(RecordIndex.build({ records, publishedAt: '2026-11-20T09:00:00Z' }))
@@ -105,6 +110,18 @@ describe("ChatGPT's search and fetch", () => {
       })
       expect(Object.keys(tool.inputSchema.properties!)).toEqual([name === 'search' ? 'query' : 'id'])
     }
+  })
+})
+
+describe('an official rule verified more than 12 months ago', () => {
+  it('is flagged "à revérifier" in the status of every answer that gives one', async () => {
+    const flagged =
+      'règle officielle, vérifiée il y a 1 an sur le texte officiel, à revérifier (vérification de plus de 12 mois)'
+    expect(JSON.parse(textOf(await call('fetch', { id: STALE }))).metadata.status_text).toBe(flagged)
+    expect(textOf(await call('get_fact', { id: STALE }))).toContain(`Status: ${flagged}`)
+    expect(JSON.parse(textOf(await call('fetch', { id: RULE }))).metadata.status_text).not.toContain(
+      'revérifier',
+    )
   })
 })
 
