@@ -124,6 +124,11 @@ describe('buildLlmsTxt', () => {
     expect(reuse).toContain(CATALOGUE_EXAMPLE.reuse.summary)
     expect(reuse).toContain('Attribution: `Source : <record title> — <record url>`')
     expect(reuse).toContain(CATALOGUE_EXAMPLE.reuse.contact)
+    expect(reuse).toContain('[DCAT description](/catalog.jsonld)')
+    expect(reuse).not.toContain('Sitemap')
+    expect(sections(buildLlmsTxt(input({ catalogue: catalogue(BASE), base: BASE }))).Reuse).toContain(
+      `- [Sitemap](${BASE}/sitemap.xml): every record page with when it last changed`,
+    )
   })
 
   it('makes every link absolute on a base URL', () => {

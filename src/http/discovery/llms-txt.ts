@@ -101,11 +101,20 @@ function mcpSection({ catalogue: { links } }: LlmsTxtInput, mcp: NonNullable<Llm
   ].join('\n')
 }
 
-function reuseSection({ catalogue: { reuse }, base }: LlmsTxtInput): string {
+function reuseSection({ catalogue: { reuse, links }, base }: LlmsTxtInput): string {
   return [
     '## Reuse',
     '',
     `- [Reuse conditions](${base}/#reutilisation): ${oneLine(reuse.summary)} Attribution: \`${reuse.attribution}\`. Permission requests: ${reuse.contact}`,
+    `- [Citing a record](${base}/docs#reusing-the-records): each record page carries schema.org JSON-LD, \`citation_*\` tags and a CSL-JSON citation; an official rule verified more than 12 months ago is flagged "à revérifier"`,
+    ...(links.dcat === undefined
+      ? []
+      : [
+          `- [DCAT description](${links.dcat}): the dataset, its download and its API, for data portals (JSON-LD)`,
+        ]),
+    ...(links.sitemap === undefined
+      ? []
+      : [`- [Sitemap](${links.sitemap}): every record page with when it last changed`]),
   ].join('\n')
 }
 
