@@ -8,7 +8,7 @@ import { run } from './processes.js'
 
 const GENERATOR = 'scripts/generate-corpus.ts'
 const COUNT = 100_000
-export const CORPUS_FILE = `bench/corpus/records-${COUNT / 1000}k-seed1.ndjson`
+const CORPUS_FILE = `bench/corpus/records-${COUNT / 1000}k-seed1.ndjson`
 
 export type CorpusOutcome = { file: string } | { skipped: string }
 

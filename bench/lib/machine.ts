@@ -18,7 +18,7 @@ export type Machine = {
 }
 
 /** CPU busy share over `ms`, from /proc/stat (all cores). */
-export async function cpuBusy(ms = 1_000): Promise<number> {
+async function cpuBusy(ms = 1_000): Promise<number> {
   const read = () => {
     const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
     const idle = f[3]! + (f[4] ?? 0)

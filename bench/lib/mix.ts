@@ -156,7 +156,7 @@ export async function resolveMix(base: string, plan: readonly PlannedRequest[]):
   return out
 }
 
-export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, init)
   if (!res.ok) throw new Error(`bench: GET ${url} answered ${res.status}`)
   return (await res.json()) as T

@@ -69,7 +69,7 @@ export function writeResults(root: string, r: RunResults): string[] {
 }
 
 /** Replaces the text between the markers; false (doc untouched) when the doc or its markers are missing. */
-export function replaceDocsSection(file: string, md: string): boolean {
+function replaceDocsSection(file: string, md: string): boolean {
   if (!existsSync(file)) return false
   const doc = readFileSync(file, 'utf8')
   const a = doc.indexOf(START)

@@ -2,7 +2,7 @@
 import type { Goal } from './report.js'
 import type { ServerId } from './servers.js'
 
-export type MixName = 'api' | 'api-br' | 'api-100k' | 'mcp-legacy' | 'mcp-modern'
+type MixName = 'api' | 'api-br' | 'api-100k' | 'mcp-legacy' | 'mcp-modern'
 
 /** One measured line of the table: a server driven with a mix. */
 export type Measurement = { id: string; label: string; server: ServerId; mix: MixName; goal?: Goal }

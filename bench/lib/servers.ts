@@ -40,7 +40,7 @@ const DROPPED = new Set([
 ])
 
 /** Environment of the service for a quota configuration (issue 7: a, b, c). */
-export function serviceEnv(id: ServerId, ctx: ServerContext): NodeJS.ProcessEnv {
+function serviceEnv(id: ServerId, ctx: ServerContext): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !DROPPED.has(k)),
   )

@@ -9,7 +9,7 @@ import type { Rng } from './prng.js'
 import { dateBetween, dateTimeBetween, slugify } from './text.js'
 import { kindExtras } from './extras.js'
 
-export const SITE = 'https://code-et-conduite.example'
+const SITE = 'https://code-et-conduite.example'
 const PATHS: Record<Kind, string> = {
   fact: '/regles',
   expertise: '/expertise',

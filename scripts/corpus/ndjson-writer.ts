@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 
 /** Default chunk size: large enough to keep write calls few, small enough to stay far below memory limits. */
-export const DEFAULT_CHUNK_BYTES = 1 << 20
+const DEFAULT_CHUNK_BYTES = 1 << 20
 
 /** Writes every line, then ends the stream; resolves with the number of UTF-8 bytes written. */
 export async function writeLines(

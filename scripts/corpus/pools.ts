@@ -53,7 +53,7 @@ const SENTENCE_END = /(?<=[.!?»])\s+(?=[A-ZÀÂÄÉÈÊËÎÏÔÖÙÛÜÇŒ«"0
 /** Below this many sentences a kind borrows the whole sample's sentences, so small kinds are not one record on repeat. */
 const MIN_OWN_SENTENCES = 40
 
-export function splitSentences(paragraph: string): string[] {
+function splitSentences(paragraph: string): string[] {
   return paragraph
     .split(SENTENCE_END)
     .map((s) => s.trim())

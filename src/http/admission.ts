@@ -24,10 +24,10 @@ import { HttpRefusal } from './status.js'
 import type { Target } from './target.js'
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
-export const MAX_URL_LENGTH = 8_192
+const MAX_URL_LENGTH = 8_192
 
 /** What was decided instead of a handler's answer, if anything. */
-export type Outcome =
+type Outcome =
   { kind: 'preflight' } | { kind: 'refusal'; error: ApiError } | { kind: 'redirect'; answer: Answer }
 
 export type Admission = {

@@ -10,13 +10,13 @@ import type { PreparedCors } from './cors.js'
 export type Fields = { readonly flat: readonly string[] }
 
 /** A response body, whole or in pieces sent one after the other. */
-export type Body = Buffer | readonly Buffer[] | undefined
+type Body = Buffer | readonly Buffer[] | undefined
 
 /** `flat` as Fields. */
 export const fieldsOf = (flat: readonly string[]): Fields => ({ flat })
 
 /** Ends `res` with `body` (its head set): pieces are written one after the other (corked by Node until the end). */
-export function endWith(res: ServerResponse, body: Body): void {
+function endWith(res: ServerResponse, body: Body): void {
   if (body === undefined || Buffer.isBuffer(body)) return void res.end(body)
   const last = body.length - 1
   for (let i = 0; i < last; i++) res.write(body[i])

@@ -21,7 +21,7 @@ import { ResponseCache } from './response-cache.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 /** The 307 may be cached: it depends on the request target alone. */
-export const REDIRECT_CACHE_CONTROL = 'public, max-age=86400'
+const REDIRECT_CACHE_CONTROL = 'public, max-age=86400'
 /** Live reads may be kept by caches, but revalidated: a cheap 304 thanks to the ETag. */
 const LIVE_CACHE_CONTROL = 'no-cache'
 
@@ -33,7 +33,7 @@ const LIVE_CACHE_CONTROL = 'no-cache'
 export type Answer = { readonly status: number; readonly fields: Fields; readonly body: Buffer | undefined }
 
 /** An answer from its status, fields and body. */
-export const answerOf = (status: number, flat: readonly string[], body: Buffer | undefined): Answer => ({
+const answerOf = (status: number, flat: readonly string[], body: Buffer | undefined): Answer => ({
   status,
   fields: fieldsOf(flat),
   body,
@@ -77,7 +77,7 @@ function makeJsonAnswer(
 }
 
 /** Location of the live read of `url` (a request target such as "/api/v1/facts?q=x"): the target alone, never the Host. */
-export function liveReadLocation(url: string, publicBaseUrl: string | undefined): string {
+function liveReadLocation(url: string, publicBaseUrl: string | undefined): string {
   const q = url.indexOf('?')
   const target = q === -1 ? `${url}?po_live=1` : q === url.length - 1 ? `${url}po_live=1` : `${url}&po_live=1`
   return publicBaseUrl === undefined ? target : publicBaseUrl + target
@@ -87,7 +87,7 @@ export function liveReadLocation(url: string, publicBaseUrl: string | undefined)
  * The 307 to the live read. Its body names the live address too, so a client that does not follow
  * redirects (`curl URL | jq`) still sees where to go.
  */
-export function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer {
+function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer {
   const location = liveReadLocation(url, publicBaseUrl)
   const body = Buffer.from(JSON.stringify({ location }))
   return answerOf(

@@ -40,6 +40,8 @@ import { admissionOf, createAdmission, type Admit } from './admission.js'
 import { MAX_ID_LENGTH } from './live-read-routes.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
+import { changesRoutes } from './routes/changes.js'
+import { feedFromSwaps, type ChangeFeed } from '../core/changes/change-feed.js'
 import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
 import { downloadRoutes } from './routes/download.js'
 import { healthRoutes, type MetricsExposition } from './routes/health.js'
@@ -70,7 +72,7 @@ function routerRefusal(err: FastifyError, url: string): ApiError {
 const truncated = (text: string) => (text.length > 100 ? `${text.slice(0, 100)}…` : text)
 
 /** A plain Node handler served at `path`, next to the API (the MCP endpoint), from its one entry (mount-entry.ts). */
-export type HttpMount = Mount & {
+type HttpMount = Mount & {
   /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
   methods: readonly ('POST' | 'GET' | 'DELETE')[]
   /**
@@ -86,6 +88,8 @@ export type HttpMount = Mount & {
 
 export type HttpAppDeps = {
   records: LiveRecords
+  /** The change feed (GET /api/v1/changes); when not given, kept in memory from the swaps of `records`. */
+  changes?: ChangeFeed
   catalogues: Catalogues
   settings: {
     /** Public base URL for absolute links (Location, catalogue links, OpenAPI servers). */
@@ -124,7 +128,15 @@ export type HttpAppDeps = {
 const API_CORS: CorsPolicy = {
   methods: ['GET', 'HEAD'],
   requestHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
-  responseHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+  responseHeaders: [
+    'ETag',
+    'Retry-After',
+    'RateLimit',
+    'RateLimit-Policy',
+    'X-Request-Id',
+    'X-Publication-Id',
+    'X-Records-Checksum',
+  ],
 }
 
 /** The HTTP adapter: the framework app, and the drain of its connections. */
@@ -298,6 +310,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   downloadRoutes(app, ctx)
+  changesRoutes(app, ctx, deps.changes ?? feedFromSwaps(deps.records))
   healthRoutes(
     app,
     deps.records,

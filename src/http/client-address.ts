@@ -8,7 +8,7 @@ import type { Socket } from 'node:net'
 import proxyAddr from '@fastify/proxy-addr'
 import { clientKey } from '../core/quota/client-key.js'
 
-export type TrustFunction = (address: string, hop: number) => boolean
+type TrustFunction = (address: string, hop: number) => boolean
 
 export type ClientAddresses = {
   /** For the framework's `trustProxy` option: false (the socket is the client) or the compiled trust. */

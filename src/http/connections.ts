@@ -17,18 +17,18 @@ import { Server as NetServer, type Socket } from 'node:net'
 import { pausedByNode } from './node-internals.js'
 
 /** Unsent bytes held for one connection before its next request waits (a 50-record page is ~75 KB). */
-export const MAX_UNSENT_BYTES = 128 * 1024
+const MAX_UNSENT_BYTES = 128 * 1024
 /**
  * Pipelined requests of one connection served at once; the next ones wait for their turn. Browsers
  * and proxies do not pipeline: this only bounds what one client can make the process hold.
  */
-export const MAX_PIPELINED = 2
+const MAX_PIPELINED = 2
 /**
  * Requests of one connection waiting their turn, at most. Node parses a whole read (up to 64 KiB)
  * of pipelined requests at once, ~1.5 KB of objects each; a client with this many unanswered
  * requests is not reading, and its connection is closed rather than held.
  */
-export const MAX_WAITING = 32
+const MAX_WAITING = 32
 
 type ConnectionState = {
   /** Requests received whose response has not finished (waiting ones included). */

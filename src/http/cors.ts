@@ -24,7 +24,7 @@ export type CorsPolicy = {
 }
 
 /** What a JSON answer needs: nothing to load, nothing to frame. */
-export const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
+const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400
 /** The Cache-Control of a preflight's 204. */
@@ -38,7 +38,7 @@ export type PreparedCors = {
   readonly preflight: Readonly<Record<string, string>>
 }
 
-export function prepareCors(policy: CorsPolicy): PreparedCors {
+function prepareCors(policy: CorsPolicy): PreparedCors {
   if (policy.crossOrigin === false)
     return {
       response: {

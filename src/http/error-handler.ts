@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, toErrorBody } from '../core/errors.js'
-import { HttpRefusal, codeOfStatus, statusOf } from './status.js'
+import { HttpRefusal, statusOf } from './status.js'
 
 /**
  * Renders a refusal in a mount's own format (mount-entry.ts, and the front door's refusals on a
@@ -20,7 +20,7 @@ export type ErrorBodyRenderer = (
   req?: IncomingMessage,
 ) => object | Promise<object>
 /** Renders a refusal as an HTML page, for the pages people open (set as route config `errorPage`); `target` is the request target. */
-export type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
+type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -94,5 +94,3 @@ export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandle
     )
   })
 }
-
-export { codeOfStatus }

@@ -21,7 +21,7 @@ import { HttpRefusal } from './status.js'
 import { normaliseTarget } from './target.js'
 
 /** Seconds a client is asked to wait when this replica is shutting down: another one will answer. */
-export const DRAIN_RETRY_AFTER_SECONDS = 1
+const DRAIN_RETRY_AFTER_SECONDS = 1
 
 export type FrontDoorOptions = {
   connections: () => Connections

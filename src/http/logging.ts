@@ -7,7 +7,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 
 /** A short keyed hash of an address (HMAC-SHA-256, 12 hex digits). */
-export function hashClient(address: string, key: string | Buffer): string {
+function hashClient(address: string, key: string | Buffer): string {
   return createHmac('sha256', key).update(address).digest('hex').slice(0, 12)
 }
 

@@ -7,7 +7,7 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify'
 import { MethodRefusal } from './error-handler.js'
 
-export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 
 /**
  * The paths whose other methods are refused, as admission asks (admission.ts: a refused request is

@@ -11,7 +11,7 @@ import { strongEtag } from '../core/etag.js'
 
 export type Encoding = 'br' | 'gzip'
 /** Below this, compression saves less than it costs, and the body is always sent as it is. */
-export const MIN_COMPRESSIBLE_BYTES = 1_024
+const MIN_COMPRESSIBLE_BYTES = 1_024
 
 /**
  * How hard to compress. `fast` for API answers, compressed on the request thread the first time a

@@ -16,15 +16,15 @@ import type { RecordIndex } from '../core/search/record-index.js'
 import { PreparedBody, ownCopy } from './prepared-body.js'
 
 /** Memory held per snapshot by default; a typical search answer is 2–20 KB. */
-export const DEFAULT_MAX_CACHED_BYTES = 32 * 1024 * 1024
+const DEFAULT_MAX_CACHED_BYTES = 32 * 1024 * 1024
 /**
  * Bytes an entry holds besides its body, key and ETag characters: the entry and value objects, the
  * Buffer and its own ArrayBuffer, the LRU's node. Measured at ~540 on Node 20 (200 000 entries,
  * heap + external after GC); rounded up.
  */
-export const ENTRY_OVERHEAD_BYTES = 640
+const ENTRY_OVERHEAD_BYTES = 640
 /** Room reserved for the Brotli and gzip variants of a body, as a share of its size. */
-export const VARIANTS_SHARE = 0.75
+const VARIANTS_SHARE = 0.75
 
 export class ResponseCache {
   readonly #bySnapshot = new WeakMap<RecordIndex, LRUCache<string, PreparedBody>>()

@@ -153,12 +153,9 @@ const OUTPUT_BOUNDS: ReadonlySet<string> = new Set([
   'maxItems',
 ])
 
-export type TerseOptions = { keep: readonly string[]; depth?: number }
+type TerseOptions = { keep: readonly string[]; depth?: number }
 
-export function terseOutputSchema(
-  schema: Json,
-  { keep, depth = Number.POSITIVE_INFINITY }: TerseOptions,
-): Json {
+function terseOutputSchema(schema: Json, { keep, depth = Number.POSITIVE_INFINITY }: TerseOptions): Json {
   const defs = (schema.$defs as Record<string, Json> | undefined) ?? {}
   const dates = new Set(Object.values(SHARED_FORMATS).filter((name) => defs[name] !== undefined))
   const unkept = (node: unknown): boolean => {

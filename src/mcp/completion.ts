@@ -6,7 +6,7 @@
 import type { RecordReader } from '../core/api/reader.js'
 import { ID_PREFIXES } from '../core/search/snapshot-builder.js'
 
-export const MAX_COMPLETIONS = 20
+const MAX_COMPLETIONS = 20
 /** Text that starts like an id: with a dash, a piece of a kind prefix or a prefix and hex digits ("fait" alone is a French word, searched as one). */
 const startsLikeId = (text: string) =>
   text.includes('-') &&

@@ -36,7 +36,7 @@ export const MCP_REQUEST_HEADERS = [
 /** Response headers MCP clients read, exposed by CORS. */
 export const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version']
 /** Largest JSON-RPC request body accepted; tool arguments here are a few hundred bytes. */
-export const MAX_BODY_BYTES = 64 * 1024
+const MAX_BODY_BYTES = 64 * 1024
 // JSON-RPC's implementation-defined server error; `data` says what happened.
 const JSON_RPC_SERVER_ERROR = -32000
 // JSON-RPC's "the JSON sent is not a valid Request object".
@@ -48,13 +48,13 @@ export const BATCH_REFUSAL =
 const SDK_URL = `http://localhost${MCP_PATH}`
 
 /** Where the MCP handler reports client faults: low level, one line, no stack (a client fault is not a server error). */
-export type McpLog = { debug(fields: object, message: string): void }
+type McpLog = { debug(fields: object, message: string): void }
 
 /**
  * How a request is answered: a JSON reply read whole (kept answers, and every JSON answer of the SDK),
  * or a response to write as it comes (a stream of events).
  */
-export type McpAnswer = { reply: RawReply } | { write(res: ServerResponse): Promise<void> }
+type McpAnswer = { reply: RawReply } | { write(res: ServerResponse): Promise<void> }
 
 export type McpNodeHandler = {
   /**

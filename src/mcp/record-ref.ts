@@ -31,7 +31,7 @@ export function readRecordRef(input: string): RecordRef {
   return inside !== undefined ? { id: inside.toLowerCase() } : { text: value }
 }
 
-export const ID_SHAPE =
+const ID_SHAPE =
   'An id is a kind prefix and 16 hexadecimal digits: fait-643b555e754f953d (official rule), expertise-fait-…, page-…, offer-…, brand-…, person-…; ' +
   'a record page URL of this service (…/fiches/{id}) works too.'
 

@@ -33,13 +33,10 @@ import { registerPrompts } from './prompts.js'
 import { readRecordRef, teachingMessage } from './record-ref.js'
 import { renderCatalogue, renderRecord, renderSearch, type RenderView } from './render.js'
 
-export type { McpContext } from './context.js'
-
 export const MCP_SERVER_NAME = 'reference-records'
 /** Resource URIs: one record per id, and the catalogue. */
-export const RECORD_URI_TEMPLATE = 'reference-records://facts/{id}'
-export const CATALOGUE_URI = 'reference-records://catalogue'
-export { GUIDE_URI } from './guide.js'
+const RECORD_URI_TEMPLATE = 'reference-records://facts/{id}'
+const CATALOGUE_URI = 'reference-records://catalogue'
 /**
  * Records per page of resources/list (the first page also lists the catalogue and the guide);
  * `nextCursor` leads to the next page, so every record can be listed whatever the size of the
@@ -115,7 +112,7 @@ const resourceLink = (r: Fact) => ({
   ...(r.modified_at === undefined ? {} : { annotations: { lastModified: r.modified_at } }),
 })
 
-export function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
+function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
   const now = context.now()
   const view: RenderView = { recordPage: context.recordPage, now }
   // Every cacheable result says the same: public, kept for a share of the time since the publication.

@@ -20,7 +20,7 @@ import { createMetrics } from './metrics.js'
 import { openRecords } from './records.js'
 
 /** How the service drains on close. */
-export type DrainSettings = {
+type DrainSettings = {
   /** How long idle connections stay open for a request already on its way, in ms. Default 1 000. */
   graceMs?: number
   /** When every connection is closed, in ms after close() starts. Default 8 000 (below the 10 s signal grace). */
@@ -129,6 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     resources.add(() => mcp.close())
     const http = await buildHttpApp({
       records,
+      changes: followed.changes,
       catalogues,
       settings: {
         publicBaseUrl: config.http.publicBaseUrl,

@@ -96,7 +96,7 @@ function isBetter(a: Candidate, b: Candidate): boolean {
  * Letters a piece of a split word has at least: with three, "bagnole" read as "bag nole" and
  * "passepartout" as "pas separtout"; a short piece is more often a typo's leftover than a word.
  */
-export const MIN_PIECE = 4
+const MIN_PIECE = 4
 
 /**
  * Two indexed words that `word` is made of, as in "autoecole" or "checklist": each of `MIN_PIECE`

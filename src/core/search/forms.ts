@@ -40,7 +40,7 @@ const SUFFIXES = [
   'i',
 ]
 /** Letters a stem keeps at least: below five, "garer" would meet "gare" and "volant" "voler". */
-export const MIN_STEM = 5
+const MIN_STEM = 5
 
 /**
  * Endings rewritten before the suffixes are stripped, so that forms the suffixes cannot see meet:
@@ -79,7 +79,7 @@ export function rewritten(word: string, times = 2): string {
 }
 
 /** The stemmer alone: endings rewritten, then the first (longest) suffix whose removal leaves `MIN_STEM` letters. */
-export function lightStem(word: string): string {
+function lightStem(word: string): string {
   if (!/^[a-z]+$/.test(word)) return word
   word = rewritten(word)
   for (const suffix of SUFFIXES) {
@@ -89,7 +89,7 @@ export function lightStem(word: string): string {
 }
 
 const Entry = z.strictObject({ words: z.array(z.string().min(1)).min(1), reason: z.string().min(10) })
-export const FormRulesSchema = z.strictObject({
+const FormRulesSchema = z.strictObject({
   version: z.int().positive(),
   about: z.string(),
   keep_apart: z.array(Entry),
@@ -130,7 +130,7 @@ function oneWord(text: string): string {
 }
 
 /** data/search/forms.json, beside dist/ and src/ alike. */
-export const FORMS_FILE = new URL('../../../data/search/forms.json', import.meta.url)
+const FORMS_FILE = new URL('../../../data/search/forms.json', import.meta.url)
 
 /** Reads and checks the forms file; a malformed file stops the service at start, never mid-request. */
 export function loadWordForms(file: URL = FORMS_FILE): WordForms {

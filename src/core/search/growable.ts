@@ -23,7 +23,7 @@ const CONSTRUCTORS = {
   f64: Float64Array,
 } as const
 /** The most an ArrayBuffer may reserve on Node 20 (4 GiB). */
-export const MAX_RESERVED_BYTES = 2 ** 32
+const MAX_RESERVED_BYTES = 2 ** 32
 
 /**
  * Past this size an array grows by this much at a time, not by doubling. Growing in place never

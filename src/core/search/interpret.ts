@@ -47,11 +47,11 @@ export type InterpretContext = {
  * so "stationner" ranks a record that says "stationner" above one that says "stationnement" when
  * all else is equal. Measured on the relevance table (docs/search.md).
  */
-export const FORM_WEIGHT = 0.8
-export const ALIAS_WEIGHT = 0.8
+const FORM_WEIGHT = 0.8
+const ALIAS_WEIGHT = 0.8
 
 /** Corrections tried per query at most: each scans part of the vocabulary. */
-export const MAX_CORRECTIONS = 8
+const MAX_CORRECTIONS = 8
 
 export function interpretQuery(q: string, context: InterpretContext): QueryPlan {
   const tokens = withMeasures(q, queryTokens(q))

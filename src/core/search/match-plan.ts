@@ -25,7 +25,7 @@ export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
 type PlannedGroup = { group: TermGroup; bit: number; size: number }
 
 /** Groups a best match weighs at most: a document's groups are a 32-bit mask. */
-export const MAX_BEST_GROUPS = 32
+const MAX_BEST_GROUPS = 32
 /** How much more a group weighs in a best match when the document's title holds it (docs/search.md, "Best match"). */
 export const TITLE_COVER = 1.5
 /**
@@ -35,7 +35,7 @@ export const TITLE_COVER = 1.5
  */
 export const BOUND_SLACK = 1e-9
 /** The most rarity adds to a group's weight: a word in one document weighs 1 + RARITY_SHARE, a word in all of them 1. */
-export const RARITY_SHARE = 0.5
+const RARITY_SHARE = 0.5
 
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
 function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): PlannedGroup[] {
@@ -55,7 +55,7 @@ function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): Planne
  * What holding a group weighs in a best match: BM25's inverse document frequency of the group (its
  * documents estimated as `size`, capped at the corpus), so a rare word counts more than a common one.
  */
-export function rarity(size: number, documentCount: number): number {
+function rarity(size: number, documentCount: number): number {
   const idf = (n: number) => Math.log(1 + (documentCount - n + 0.5) / (n + 0.5))
   return 1 + (RARITY_SHARE * idf(Math.min(size, documentCount))) / idf(1)
 }

@@ -15,7 +15,7 @@ import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
  * but also plain words of the records ("ans", "mois", "points", "jours", "tonnes") are not here:
  * they are searched as words, as the records hold them.
  */
-export const UNIT_WORDS: ReadonlySet<string> = new Set([
+const UNIT_WORDS: ReadonlySet<string> = new Set([
   'km', // kilomètres, and « km/h »
   'kmh', // « kmh », how people type « km/h »
   'kph',

@@ -27,7 +27,7 @@ export type PreviousRecords = Pick<
 }
 
 /** An arena whose live records fill less than this share of it is written again when the budget allows. */
-export const MIN_LIVE_SHARE = 0.75
+const MIN_LIVE_SHARE = 0.75
 /** What a reload may write again to compact arenas, as a share of the records' bytes. */
 export const COMPACTION_BUDGET = 0.2
 /**

@@ -106,7 +106,7 @@ export function searchKey(query: IndexQuery): string {
 export type SearchVocabulary = { forms: WordForms; aliases: AliasTable }
 let bundledVocabulary: SearchVocabulary | undefined
 /** The bundled data/search files, read once per process. */
-export const bundledSearchVocabulary = (): SearchVocabulary =>
+const bundledSearchVocabulary = (): SearchVocabulary =>
   (bundledVocabulary ??= { forms: loadWordForms(), aliases: loadAliases() })
 
 /** Relaxed queries shown at most, when nothing matches. */

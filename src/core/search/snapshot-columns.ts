@@ -125,7 +125,7 @@ export function snapshotColumns(built: BuiltColumns, finished: FinishedColumns):
 }
 
 /** A copy of `values` in shared memory (page-backed): readable by other threads in place. */
-export function inSharedMemory<T extends AnyArray>(values: T): T {
+function inSharedMemory<T extends AnyArray>(values: T): T {
   const copy = pageBacked(values.constructor as Parameters<typeof pageBacked<T>>[0], values.length, true)
   copy.set(values as never)
   return copy

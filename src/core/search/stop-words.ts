@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { foldPlural, tokenize } from './tokenize.js'
 
-export const STOP_WORDS: ReadonlySet<string> = new Set([
+const STOP_WORDS: ReadonlySet<string> = new Set([
   'a',
   'au',
   'aux',
@@ -174,10 +174,10 @@ function oneWord(text: string): string {
 }
 
 /** data/search/fillers.json, beside dist/ and src/ alike. */
-export const FILLERS_FILE = new URL('../../../data/search/fillers.json', import.meta.url)
+const FILLERS_FILE = new URL('../../../data/search/fillers.json', import.meta.url)
 
 /** Reads and checks the fillers file; a malformed file stops the service at start, never mid-request. */
-export function loadFillers(file: URL = FILLERS_FILE): Fillers {
+function loadFillers(file: URL = FILLERS_FILE): Fillers {
   return new Fillers(FillerFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))
 }
 

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import Negotiator from 'negotiator'
 import { validateQuery } from '../../core/api/params.js'
 import { currentSnapshot } from '../../core/api/reader.js'
+import { publicationIdOf, snapshotChecksum } from '../../core/changes/snapshot-changes.js'
 import { API_PREFIX, NoParamsSchema } from '../../core/api/schemas.js'
 import { ifNoneMatchHits } from '../prepared-body.js'
 import type { ApiContext } from '../live-read-request.js'
@@ -16,8 +17,8 @@ import { refuseOtherMethods } from '../methods.js'
 import { parseQuery, rawQuery } from '../query.js'
 import { SnapshotDownloads } from '../snapshot-download.js'
 
-export const DOWNLOAD_PATH = `${API_PREFIX}/facts.ndjson`
-export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8'
+const DOWNLOAD_PATH = `${API_PREFIX}/facts.ndjson`
+const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8'
 
 export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const downloads = new SnapshotDownloads()
@@ -31,6 +32,10 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
       .header('vary', 'accept-encoding')
       .header('cache-control', 'no-cache')
       .header('last-modified', lastModified.toUTCString())
+      // Headers, not a first line: a spec-only client reads every line as a record. The change feed
+      // follows from this publication; the checksum is of the lines sorted by id (docs/api.md).
+      .header('x-publication-id', publicationIdOf(index))
+      .header('x-records-checksum', `sha256=${snapshotChecksum(index)}`)
     if (gzip) {
       const { etag, body } = await downloads.gzip(index)
       reply.header('etag', etag)
