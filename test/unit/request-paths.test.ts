@@ -227,7 +227,8 @@ describe('the fast path against the framework, in memory', () => {
           ).toBe(b)
       }
     }
-  })
+    // Over a thousand exchanges, about two seconds on an idle machine: room for a loaded one.
+  }, 30_000)
 
   it('answers conditional requests alike: 304 for the tag of the encoding asked, 200 otherwise', async () => {
     for (const target of [
