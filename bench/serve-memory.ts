@@ -7,7 +7,7 @@
  * Run: npx tsx bench/serve-memory.ts FILE [ROUNDS=5]
  *
  * Besides the RSS it gives malloc's heap (the `[heap]` mapping): what malloc keeps of freed blocks
- * shows there, and it is what a query mix used to grow (docs/scale.md).
+ * shows there, which is where a query mix's growth would show first (docs/scale.md).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'

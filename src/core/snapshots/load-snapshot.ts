@@ -1,7 +1,7 @@
 /**
  * Loading a snapshot: reading, validating and indexing every record of a source. The service does
  * it in a worker thread, so that the thread serving requests only swaps a finished snapshot in
- * (building 100 000 records on it used to leave /healthz unanswered for the whole build); tools and
+ * (building 100 000 records on it would leave /healthz unanswered for the whole build); tools and
  * tests may build in-process.
  */
 import { MessageChannel } from 'node:worker_threads'
