@@ -152,8 +152,9 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
     expect(await page.textContent('.panel-official')).toMatch(
       /Sources officielles :[\s\S]*Vérifiée sur le texte officiel le \d+(er)? \S+ \d{4}/,
     )
+    // The line to copy holds the record's title as written; the heading keeps French spacing with no-break spaces.
     expect(await page.textContent('#citer + p code')).toBe(
-      `Source : ${title} — ${await page.getAttribute('#citer ~ p.small a', 'href')}`,
+      `Source : ${title.replace(/\u00a0/g, ' ')} — ${await page.getAttribute('#citer ~ p.small a', 'href')}`,
     )
     await checkPage(page, 'record', width)
     expect(problems).toEqual([])
