@@ -22,6 +22,8 @@ export type FuzzCase = {
   wellFormed: number
   /** Upper bound of responses: exactly one per request at most. */
   requests: number
+  /** Some request of the case is for a page (/recherche, /fiches/…): its errors are HTML pages, not JSON. */
+  pages?: boolean
 }
 
 type Json = Record<string, any>
@@ -163,7 +165,7 @@ function hostile(rng: Rng, target: string): { kind: string; bytes: Buffer; metho
     bytes: Buffer.isBuffer(s) ? s : Buffer.from(s, 'latin1'),
     method: m,
   })
-  switch (rng.int(18)) {
+  switch (rng.int(19)) {
     case 0:
       return b(`GET ${target} HTTP/1.1\r\n\r\n`, 'no-host', 'GET')
     case 1:
@@ -259,15 +261,41 @@ function hostile(rng: Rng, target: string): { kind: string; bytes: Buffer; metho
         'odd-target',
         'GET',
       )
+    case 17:
+      // A JSON-RPC batch, refused whole before any call runs (issue 32): up to a hundred large searches.
+      return b(
+        request(
+          'POST',
+          '/mcp',
+          ['Content-Type: application/json', 'Accept: application/json, text/event-stream'],
+          JSON.stringify(
+            Array.from({ length: rng.between(1, 100) }, (_, id) => ({
+              jsonrpc: '2.0',
+              id,
+              method: 'tools/call',
+              params: { name: 'search_facts', arguments: { q: manyWords(rng), limit: 50 } },
+            })),
+          ),
+        ),
+        'mcp-batch',
+        'POST',
+      )
     default:
       return b(request('GET', target, ['Content-Length: 1', 'Content-Length: 2']), 'two-lengths', 'GET')
   }
 }
 
+/** A query as long as a query may be (300 characters): the most words one search can be asked to match. */
+const manyWords = (rng: Rng) =>
+  Array.from({ length: 40 }, () => rng.pick(WORDS))
+    .join(' ')
+    .slice(0, 300)
+
 /** An MCP call, in either protocol era. */
 function mcpCall(rng: Rng): string {
   const args = rng.pick<Json>([
     { q: rng.pick(WORDS) },
+    { q: manyWords(rng), limit: 50 },
     { q: rng.pick(WORDS), kind: rng.pick(KINDS), limit: rng.between(1, 50) },
     { limit: 51 },
     { nope: 1 },
@@ -303,6 +331,18 @@ function mcpCall(rng: Rng): string {
   return request('POST', '/mcp', headers, body)
 }
 
+/** A page for people: a search (over the large records too), a record's page, or a miss. */
+function pageTarget(rng: Rng, ids: readonly string[]): string {
+  if (rng.chance(0.4))
+    return `/fiches/${rng.chance(0.9) ? rng.pick(ids) : rng.pick(['nope', 'fait-0000000000000000'])}`
+  const query = [
+    `q=${encode(rng.chance(0.2) ? manyWords(rng) : Array.from({ length: rng.between(1, 3) }, () => rng.pick(WORDS)).join(' '))}`,
+  ]
+  if (rng.chance(0.3)) query.push(`kind=${rng.chance(0.9) ? rng.pick(KINDS) : 'nope'}`)
+  if (rng.chance(0.2)) query.push(`page=${rng.between(0, 5)}`)
+  return `/recherche?${query.join('&')}`
+}
+
 /** The next case: a pipeline of well-formed requests, or one hostile request alone. */
 export function nextCase(
   rng: Rng,
@@ -331,10 +371,17 @@ export function nextCase(
   const count = rng.chance(0.3) ? rng.between(2, 6) : 1
   const parts: string[] = []
   const methods: string[] = []
+  let pages = false
   for (let i = 0; i < count; i++) {
     if (rng.chance(0.1)) {
       parts.push(mcpCall(rng))
       methods.push('POST')
+      continue
+    }
+    if (rng.chance(0.1)) {
+      parts.push(request('GET', pageTarget(rng, ids)))
+      methods.push('GET')
+      pages = true
       continue
     }
     const method = rng.chance(0.9) ? 'GET' : rng.pick(['HEAD', 'OPTIONS', 'DELETE', 'PUT', 'PATCH', 'POST'])
@@ -351,10 +398,11 @@ export function nextCase(
     methods.push(method)
   }
   return {
-    kind: count > 1 ? 'pipeline' : 'request',
+    kind: count > 1 ? 'pipeline' : pages ? 'page' : 'request',
     bytes: Buffer.from(parts.join(''), 'utf8'),
     methods,
     wellFormed: count,
     requests: count,
+    pages,
   }
 }

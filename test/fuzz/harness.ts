@@ -25,6 +25,22 @@ export type FuzzOptions = {
   ids: readonly string[]
   /** Called about once a second. */
   onProgress?: (stats: FuzzStats) => void
+  /**
+   * The last part of `durationMs` whose cases run one at a time, each timed on the service's main
+   * thread (the event loop): what one request can cost. Default: 15 % of the run, at most 60 s.
+   */
+  costPhaseMs?: number
+}
+
+/** The costliest case of the cost phase, per request, on the service's event loop. */
+export type WorstCost = {
+  kind: string
+  /** CPU of the service's main thread while the case was answered, in ms. */
+  cpuMs: number
+  requests: number
+  cpuPerRequestMs: number
+  /** The case's first bytes, to replay it. */
+  head: string
 }
 
 export type FuzzStats = {
@@ -46,6 +62,20 @@ export type FuzzStats = {
    */
   rssSecondHalfGrowthKiB: number
   seconds: number
+  /** Cases timed one at a time at the end of the run (cost phase). */
+  costCases: number
+  /** The highest CPU per request the cost phase found, per kind of case. */
+  worstCpuPerRequestMsByKind: Record<string, number>
+  worst: WorstCost | undefined
+}
+
+/**
+ * CPU time of a process's main thread, in ns: the first field of /proc/<pid>/schedstat (the thread
+ * group leader's). Nanoseconds, where /proc/<pid>/stat counts 10 ms ticks; and the main thread is the
+ * event loop, the one a costly request takes from every other.
+ */
+export function mainThreadCpuNs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0])
 }
 
 /**
@@ -121,11 +151,15 @@ const SERVED_API = (json: any) =>
     json.jsonrpc === '2.0')
 
 /** The rules every response obeys; returns what is wrong, or nothing. `method` is its request's. */
-export function checkResponse(res: RawResponse, method: string): string | undefined {
+export function checkResponse(res: RawResponse, method: string, pages = false): string | undefined {
   if (res.status >= 500) return `status ${res.status}`
   if (res.headers['x-content-type-options'] !== 'nosniff') return `status ${res.status} without nosniff`
   if (res.headers['access-control-allow-origin'] !== '*') return `status ${res.status} without CORS`
-  if (res.status >= 400) {
+  // A page's error is a page: HTML, counted like the page.
+  const pageError = pages && res.headers['content-type']?.startsWith('text/html') === true
+  if (res.status >= 400 && pageError && res.headers['ratelimit'] === undefined)
+    return `page error ${res.status} uncounted`
+  if (res.status >= 400 && !pageError) {
     if (!res.headers['content-type']?.startsWith('application/json'))
       return `error ${res.status} without a JSON body`
     if (method === 'HEAD') return undefined // the headers of the GET answer, without its body
@@ -171,22 +205,29 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
     rssFirstHalfMaxKiB: 0,
     rssSecondHalfGrowthKiB: 0,
     seconds: 0,
+    costCases: 0,
+    worstCpuPerRequestMsByKind: {},
+    worst: undefined,
   }
   stats.rssMaxKiB = stats.rssStartKiB
   const samples: { at: number; kib: number }[] = [{ at: started, kib: stats.rssStartKiB }]
   const deadline = started + options.durationMs
+  const costPhaseMs = options.costPhaseMs ?? Math.min(60_000, options.durationMs * 0.15)
   let lastProgress = started
+  let concurrentUntil = deadline - costPhaseMs
   const more = () =>
     Date.now() < deadline &&
     (options.maxCases === undefined || stats.cases < options.maxCases) &&
     stats.violations.length < 50
-  const worker = async () => {
-    while (more()) {
+  const worker = async (timed: boolean) => {
+    while (more() && (timed || Date.now() < concurrentUntil)) {
       const c = nextCase(rng, ops, options.ids)
+      const cpuBefore = timed ? mainThreadCpuNs(options.pid) : 0
       stats.cases++
       stats.requests += c.requests
       stats.byKind[c.kind] = (stats.byKind[c.kind] ?? 0) + 1
       const { responses: all, leftover, ended } = await exchange(options.port, c)
+      if (timed) noteCost(stats, c, (mainThreadCpuNs(options.pid) - cpuBefore) / 1e6)
       // "100 Continue" is an interim answer to `Expect: 100-continue`, not a response of its own.
       const responses = all.filter((r) => r.status >= 200)
       stats.responses += responses.length
@@ -203,7 +244,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
         )
       for (const [i, res] of responses.entries()) {
         stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1
-        const problem = checkResponse(res, c.methods[i] ?? 'GET')
+        const problem = checkResponse(res, c.methods[i] ?? 'GET', c.pages)
         if (problem !== undefined) stats.violations.push(`${problem}: ${where}`)
       }
       if (Date.now() - lastProgress >= 1_000) {
@@ -215,7 +256,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
       }
     }
   }
-  await Promise.all(Array.from({ length: options.concurrency ?? 24 }, worker))
+  await Promise.all(Array.from({ length: options.concurrency ?? 24 }, () => worker(false)))
+  // Then one case at a time, so that the event loop's CPU while it is answered is that case's alone.
+  concurrentUntil = 0
+  await worker(true)
   stats.rssEndKiB = rssKiB(options.pid)
   stats.rssMaxKiB = Math.max(stats.rssMaxKiB, stats.rssEndKiB)
   const ended = Date.now()
@@ -228,4 +272,37 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
   )
   stats.seconds = (ended - started) / 1000
   return stats
+}
+
+/** Keeps the case's CPU per request if it is its kind's highest, or the highest of all. */
+function noteCost(stats: FuzzStats, c: FuzzCase, cpuMs: number): void {
+  stats.costCases++
+  const perRequest = cpuMs / c.requests
+  stats.worstCpuPerRequestMsByKind[c.kind] = Math.max(
+    stats.worstCpuPerRequestMsByKind[c.kind] ?? 0,
+    perRequest,
+  )
+  if (stats.worst !== undefined && stats.worst.cpuPerRequestMs >= perRequest) return
+  stats.worst = {
+    kind: c.kind,
+    cpuMs,
+    requests: c.requests,
+    cpuPerRequestMs: perRequest,
+    head: JSON.stringify(c.bytes.subarray(0, 160).toString('latin1')),
+  }
+}
+
+/** The summary line of the cost phase: the worst case's CPU per request, and the worst of each kind. */
+export function describeCost(stats: FuzzStats): string {
+  if (stats.worst === undefined) return 'cost phase: no case timed'
+  const w = stats.worst
+  const byKind = Object.entries(stats.worstCpuPerRequestMsByKind)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+    .join(', ')
+  return (
+    `CPU per request (event loop, ${stats.costCases} cases timed one at a time): worst ${w.cpuPerRequestMs.toFixed(1)} ms ` +
+    `(${w.kind}, ${w.cpuMs.toFixed(1)} ms for ${w.requests} request(s): ${w.head}); worst by kind, ms: ${byKind}`
+  )
 }

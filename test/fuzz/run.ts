@@ -5,7 +5,7 @@
  * or memory that does not level off (harness.ts).
  */
 import { parseArgs } from 'node:util'
-import { MAX_RSS_MIB, MAX_SECOND_HALF_GROWTH_MIB, runFuzz } from './harness.js'
+import { MAX_RSS_MIB, MAX_SECOND_HALF_GROWTH_MIB, describeCost, runFuzz } from './harness.js'
 import { SAMPLE_IDS, startFuzzTarget } from './service.js'
 
 const { values } = parseArgs({
@@ -43,6 +43,7 @@ process.stdout.write(
     `RSS ${Math.round(stats.rssStartKiB / 1024)} MiB at start, ${Math.round(stats.rssEndKiB / 1024)} MiB at the end, ${Math.round(stats.rssMaxKiB / 1024)} MiB max, +${Math.round(stats.rssSecondHalfGrowthKiB / 1024)} MiB in the second half`,
     `statuses ${JSON.stringify(stats.byStatus)}`,
     `cases ${JSON.stringify(stats.byKind)}`,
+    describeCost(stats),
     `exit code on SIGTERM ${code}; error log lines ${errorLines.length}`,
     `violations ${stats.violations.length}`,
     ...stats.violations.slice(0, 20).map((v) => `  ${v}`),
