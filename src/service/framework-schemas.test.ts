@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import { expect, it } from 'vitest'
 import { loadConfig } from '../config.js'
 import { createService } from './service.js'
+import { loadInProcess } from '../core/snapshots/load-snapshot.js'
 
 const SMALL_FIXTURE = new URL('../../test/fixtures/records.small.json', import.meta.url).pathname
 const COMPILERS = /[\\/]@fastify[\\/](ajv-compiler|fast-json-stringify-compiler)[\\/]/
@@ -19,6 +20,7 @@ it("builds and serves the app without loading Fastify's schema compilers", async
   for (const path of Object.keys(cache)) if (COMPILERS.test(path)) delete cache[path]
   const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
     logger: pino({ level: 'silent' }),
+    load: loadInProcess,
   })
   try {
     expect((await service.app.inject({ url: '/api/v1/facts?q=vitesse&po_live=1' })).statusCode).toBe(200)
@@ -34,6 +36,7 @@ it("builds and serves the app without loading Fastify's schema compilers", async
 it('refuses, at start, a route that declares a Fastify schema', async () => {
   const service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
     logger: pino({ level: 'silent' }),
+    load: loadInProcess,
   })
   try {
     service.app.get('/declared', { schema: { querystring: { type: 'object' } } }, async () => ({}))

@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../config.js'
 import { createService, type Service } from './service.js'
+import { loadInProcess } from '../core/snapshots/load-snapshot.js'
 
 const SMALL_FIXTURE = new URL('../../test/fixtures/records.small.json', import.meta.url).pathname
 const SECRET = 'cannot read /srv/records/.internal-index (uid 1000)'
@@ -24,6 +25,7 @@ beforeAll(async () => {
   })
   service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE }), {
     logger: pino({ level: 'error' }, sink),
+    load: loadInProcess,
   })
   // Every read of the served snapshot now fails the way a bug would: a TypeError, not an ApiError.
   vi.spyOn(service.records, 'current', 'get').mockImplementation(() => {

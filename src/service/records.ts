@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
 import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
+import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Metrics } from './metrics.js'
 
@@ -30,9 +31,9 @@ export type FollowedRecords = {
  */
 export async function openRecords(
   config: Config['records'],
-  deps: { log: Log; metrics: Metrics },
+  deps: { log: Log; metrics: Metrics; load?: SnapshotLoader },
 ): Promise<FollowedRecords> {
-  const { log, metrics } = deps
+  const { log, metrics, load } = deps
   const records = new LiveRecords()
   records.onSwap((index) => {
     metrics.records.set(index.size)
@@ -46,10 +47,14 @@ export async function openRecords(
     const source = new FileRecordSource(config.file)
     metrics.sourceConnected.set(1)
     let follower: Follower | undefined
-    const loaded = loadInto(source, records).then((first) => {
+    const loaded = loadInto(source, records, load).then((first) => {
       log.info({ origin: source.origin, records: first.size, version: first.version }, 'records loaded')
       warnIfEmpty(first, source.origin, log)
-      follower = followSource(source, records, { log, onRefused: () => metrics.recordsUpdatesRefused.inc() })
+      follower = followSource(source, records, {
+        log,
+        onRefused: () => metrics.recordsUpdatesRefused.inc(),
+        load,
+      })
     })
     loaded.catch(() => undefined) // the caller awaits it; until then a failed load is not unhandled
     const close = async () => {
@@ -70,6 +75,7 @@ export async function openRecords(
   const follower = followSource(source, records, {
     log,
     onRefused: () => metrics.recordsUpdatesRefused.inc(),
+    load,
   })
   return {
     records,

@@ -13,6 +13,7 @@ import { createQuota } from '../core/quota/create-quota.js'
 import type { Quota } from '../core/quota/quota.js'
 import { limitRepeats } from '../core/log.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
+import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { PACKAGE_VERSION } from '../core/version.js'
 import type { Timeouts } from '../http/server.js'
 import { createLogger } from './logger.js'
@@ -69,6 +70,11 @@ export type ServiceOptions = {
   timeouts?: Partial<Timeouts>
   /** Prepared answers through the fast path in front of the framework (default true); see http/app.ts. */
   fastPath?: boolean
+  /**
+   * How snapshots are built: in worker threads by default, so that serving never waits on a build.
+   * In-process tests of a few records build on their own thread, where starting one costs more.
+   */
+  load?: SnapshotLoader
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -80,7 +86,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // The first load runs in its worker while the rest is set up; a file's must succeed (awaited
     // below, before the service is returned), PostgreSQL's snapshots may not exist yet (then:
     // unavailable until the first).
-    const followed = await openRecords(config.records, { log: logger, metrics })
+    const followed = await openRecords(config.records, { log: logger, metrics, load: options.load })
     resources.add(() => followed.close())
     // The adapters' modules (Fastify, the MCP SDK: about 0.2 s to load) are loaded while that
     // first load starts its worker, not before it.

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { createService, type Service } from '../../src/service/service.js'
+import { loadInProcess } from '../../src/core/snapshots/load-snapshot.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
 
 const SNAPSHOT = '../../docs/openapi.json'
@@ -17,7 +18,9 @@ const UPDATE_HINT =
 
 let service: Service
 beforeAll(async () => {
-  service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE, LOG_LEVEL: 'silent' }))
+  service = await createService(loadConfig({ RECORDS_FILE: SMALL_FIXTURE, LOG_LEVEL: 'silent' }), {
+    load: loadInProcess,
+  })
 })
 afterAll(() => service.close())
 

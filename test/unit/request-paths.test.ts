@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mcpCall } from '../../bench/lib/mcp-mix.js'
 import { loadConfig } from '../../src/config.js'
 import { createService, type Service } from '../../src/service/service.js'
+import { loadInProcess } from '../../src/core/snapshots/load-snapshot.js'
 
 const FIXTURE = new URL('../fixtures/records.small.json', import.meta.url).pathname
 const RECORD = 'fait-643b555e754f953d'
@@ -187,8 +188,8 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '1000000',
   })
   ;[on, off] = await Promise.all([
-    createService(config, { fastPath: true }),
-    createService(config, { fastPath: false }),
+    createService(config, { fastPath: true, load: loadInProcess }),
+    createService(config, { fastPath: false, load: loadInProcess }),
   ])
   await Promise.all([on.app.ready(), off.app.ready()])
   const served = await exchange(on, { method: 'GET', target: '/api/v1/openapi.json?po_live=1' })
