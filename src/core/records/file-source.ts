@@ -6,7 +6,8 @@
 import { open, readFile, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { checkUtf8, detectFormat, parseDocument, parseNdjsonLine, readError } from './file-format.js'
-import { forEachLine } from './ndjson-lines.js'
+import { forEachLine, LineTooLongError } from './ndjson-lines.js'
+import { RECORD_BOUNDS } from './record-bounds.js'
 import { lineBreaksBefore, splitLines, type ByteRange } from './ndjson-parts.js'
 import type { RawRecord } from './validate.js'
 import {
@@ -25,6 +26,13 @@ import {
  * over ~512 MiB of UTF-16, so a larger document would fail halfway; NDJSON has no such bound.
  */
 export const MAX_DOCUMENT_BYTES = 400 * 2 ** 20
+
+/**
+ * The longest NDJSON line read: a record holds at most RECORD_BOUNDS.totalCharacters characters of
+ * strings, each at most 6 bytes as JSON (`\uXXXX`), plus its structure. A longer line is refused
+ * before it is held whole (a 200 MB record once ran a replica out of memory).
+ */
+const MAX_LINE_BYTES = 8 * RECORD_BOUNDS.totalCharacters
 
 /** How often the file's mtime and size are polled; polling survives editors and atomic renames that break fs.watch. */
 const WATCH_INTERVAL_MS = 2_000
@@ -160,17 +168,29 @@ export class FileRecordSource implements RecordSource {
     let number = range === undefined || range.start === 0 ? 0 : await lineBreaksBefore(this.path, range.start)
     // One object for every line (the consumer reads it during its call only).
     const text: RecordText = { json: '', bytes: undefined, start: 0, end: 0 }
-    await forEachLine(this.path, range, (line, bytes, start, end) => {
-      const json = number === 0 ? line.replace(/^\uFEFF/, '') : line
-      checkUtf8(this.origin, bytes.subarray(start, end), ++number)
-      const record = parseNdjsonLine(this.origin, json, number)
-      if (record === undefined) return
-      text.json = json
-      // A first line that began with a byte-order mark is not its bytes: encoded again if kept.
-      text.bytes = json === line ? bytes : undefined
-      text.start = start
-      text.end = end
-      consume(record.value, record.where, text)
+    const first = number
+    await forEachLine(
+      this.path,
+      range,
+      (line, bytes, start, end) => {
+        const json = number === 0 ? line.replace(/^\uFEFF/, '') : line
+        checkUtf8(this.origin, bytes.subarray(start, end), ++number)
+        const record = parseNdjsonLine(this.origin, json, number)
+        if (record === undefined) return
+        text.json = json
+        // A first line that began with a byte-order mark is not its bytes: encoded again if kept.
+        text.bytes = json === line ? bytes : undefined
+        text.start = start
+        text.end = end
+        consume(record.value, record.where, text)
+      },
+      undefined,
+      MAX_LINE_BYTES,
+    ).catch((err: unknown) => {
+      if (!(err instanceof LineTooLongError)) throw err
+      throw new Error(
+        `records: ${this.origin}: line ${first + err.lineIndex + 1}: longer than ${mebibytes(err.maxBytes)} MiB, more than a record may hold (${RECORD_BOUNDS.totalCharacters} characters); nothing loaded`,
+      )
     })
   }
 

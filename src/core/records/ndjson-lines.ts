@@ -22,21 +22,40 @@ const CHUNK_BYTES = 1 << 20
  */
 export type LineConsumer = (line: string, bytes: Buffer, start: number, end: number) => void
 
-/** Calls `onLine` with each line of `path` (within `range`), without its line break; throws what `onLine` throws. */
+/** A line longer than the reader takes: `lineIndex` counts the lines before it in the range read. */
+export class LineTooLongError extends Error {
+  constructor(
+    readonly lineIndex: number,
+    readonly maxBytes: number,
+  ) {
+    super(`a line longer than ${maxBytes} bytes`)
+  }
+}
+
+/**
+ * Calls `onLine` with each line of `path` (within `range`), without its line break; throws what
+ * `onLine` throws, and LineTooLongError for a line over `maxLineBytes`, before holding more of it.
+ */
 export async function forEachLine(
   path: string,
   range: ByteRange | undefined,
   onLine: LineConsumer,
   chunkBytes = CHUNK_BYTES,
+  maxLineBytes = Infinity,
 ): Promise<void> {
   const end = range?.end ?? Infinity
   let position = range?.start ?? 0
   let buffer: Buffer = Buffer.allocUnsafe(chunkBytes)
   let filled = 0 // buffer[0, filled) holds bytes read and not yet handed out
+  let lines = 0
   const file = await open(path)
   try {
     for (;;) {
-      if (filled === buffer.length) buffer = grown(buffer, filled) // a line longer than the buffer
+      if (filled === buffer.length) {
+        // A line longer than the buffer: buffer[0, filled) is its start.
+        if (filled >= maxLineBytes) throw new LineTooLongError(lines, maxLineBytes)
+        buffer = grown(buffer, filled)
+      }
       const { bytesRead } = await file.read(
         buffer,
         filled,
@@ -60,10 +79,13 @@ export async function forEachLine(
           if (cr === filled - 1 && !last) break // "\r" as the last byte read: whether "\n" follows is in the next read
           if (data[cr + 1] === LF) breakBytes = 2
         }
+        if (lineEnd - lineStart > maxLineBytes) throw new LineTooLongError(lines, maxLineBytes)
         onLine(data.toString('utf8', lineStart, lineEnd), data, lineStart, lineEnd)
+        lines++
         lineStart = lineEnd + breakBytes
       }
       if (last) {
+        if (filled - lineStart > maxLineBytes) throw new LineTooLongError(lines, maxLineBytes)
         if (lineStart < filled) onLine(data.toString('utf8', lineStart, filled), data, lineStart, filled) // the last line, without a line break
         return
       }

@@ -39,6 +39,27 @@ describe('a load refuses what it would otherwise change, naming the line, the fi
     await expect(load(withLatin1Line(`[\n${lines[0]},\n`, '\n]'))).rejects.toThrow(/line 3: not valid UTF-8/)
   })
 
+  it('refuses a line longer than any record may be before holding it whole, naming it', async () => {
+    const huge = lines[1]!.replace(/"text":"[^"]*"/, `"text":"${'a'.repeat(9_000_000)}"`)
+    await expect(load([lines[0], huge, lines[2]].join('\n'))).rejects.toThrow(
+      /line 2: longer than 8 MiB, more than a record may hold/,
+    )
+  })
+
+  it('refuses a record whose strings together pass their bound, though each is within its own', async () => {
+    const wide = {
+      ...fixture[1]!,
+      offer_data: Object.fromEntries(
+        Array.from({ length: 3 }, (_, i) => [`k${i}`, 'x'.repeat(RECORD_BOUNDS.text)]),
+      ),
+    }
+    await expect(load([lines[0], JSON.stringify(wide)].join('\n'))).rejects.toThrow(
+      new RegExp(
+        `line 2 \\(id "${fixture[1]!.id}"\\): record: more than ${RECORD_BOUNDS.totalCharacters} characters`,
+      ),
+    )
+  })
+
   it('keeps a record at every bound as it is', async () => {
     const record = {
       ...fixture[1]!,
