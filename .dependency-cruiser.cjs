@@ -17,7 +17,7 @@ module.exports = {
         'src/core owns records, search, quota and the API model; it imports no adapter, client, CLI or composition code.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: '^src/(http|mcp|client|cli|service|pages)/' },
+      to: { path: '^src/(http|mcp|client|cli|service)/' },
     },
     {
       name: 'core-uses-no-framework',
@@ -51,7 +51,7 @@ module.exports = {
       name: 'adapters-know-no-root',
       comment: 'Adapters are wired by the composition root; they never import it, the CLI or the client.',
       severity: 'error',
-      from: { path: '^src/(http|mcp|pages)/' },
+      from: { path: '^src/(http|mcp)/' },
       to: { path: '^src/(service|cli|client)/|^src/index\\.ts$' },
     },
     {
