@@ -12,6 +12,7 @@ Commands:
   get       Print one record with its sources and attribution: get <id> [--json]
   catalogue Print the service's catalogue: counts per kind, links, limits, reuse conditions [--json]
   dump      Write every record as NDJSON: dump [--kind] [--out FILE]
+  sync      Keep a local NDJSON mirror up to date with the change feed: sync DIR [--json]
   mcp       Serve the MCP tools over stdio, for desktop MCP clients: mcp [--records-file FILE | --database-url URL | --base-url URL]
 
 Publishing (PostgreSQL, --database-url or $DATABASE_URL):
@@ -25,7 +26,7 @@ Options:
   -h, --help     Show this help ("reference-records help <command>" for a command's)
   -v, --version  Print the version
 
-search, get, catalogue and dump read the service given by --base-url, else $REFERENCE_RECORDS_URL,
+search, get, catalogue, dump and sync read the service given by --base-url, else $REFERENCE_RECORDS_URL,
 else http://127.0.0.1:8080/api/v1 (its address, such as http://127.0.0.1:8080, also works). Their
 exit codes: 0 ok, 1 other failure, 2 usage error, 3 not found, 4 rate limited.
 
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   get: async (args) => (await import('./commands/get.js')).runGet(args),
   catalogue: async (args) => (await import('./commands/catalogue.js')).runCatalogue(args),
   dump: async (args) => (await import('./commands/dump.js')).runDump(args),
+  sync: async (args) => (await import('./commands/sync.js')).runSync(args),
   mcp: async (args) => (await import('./mcp.js')).runMcp(args),
   publish: async (args) => (await import('./commands/publish.js')).runPublish(args),
   snapshots: async (args) => (await import('./commands/snapshots.js')).runSnapshots(args),

@@ -17,7 +17,16 @@ import { readNdjson } from './download.js'
 import { RedirectError } from './errors.js'
 import { getJson, getWith } from './request.js'
 import { combineSignals } from './signals.js'
-import type { Catalogue, Fact, SearchEnvelope } from './wire.js'
+import type { Catalogue, ChangeFeed, ChangesQuery, Fact, SearchEnvelope } from './wire.js'
+
+/** The download as `snapshot()` gives it: the publication it is, its checksum, its records as they arrive. */
+export type SnapshotDownload = {
+  /** The download's X-Publication-Id: where the change feed follows from (undefined from a server without one). */
+  publication: string | undefined
+  /** SHA-256 (hex) of the records in id order, each JSON text followed by "\n" (X-Records-Checksum). */
+  checksum: string | undefined
+  records: AsyncGenerator<Fact>
+}
 
 /** Options of `all()`: those of every call, plus a hook called after each page. */
 export type AllOptions = RequestOptions & { onPage?: (event: PageEvent) => void }
@@ -103,6 +112,14 @@ export class RecordsClient {
    * if (links.download) for await (const record of client.download(links.download)) console.log(record.id)
    */
   async *download(href: string, options: RequestOptions = {}): AsyncGenerator<Fact> {
+    yield* (await this.snapshot(href, options)).records
+  }
+
+  /**
+   * The download (see `download`) with the publication it represents and its checksum, read from
+   * its headers, for a mirror that then follows `changes()`.
+   */
+  async snapshot(href: string, options: RequestOptions = {}): Promise<SnapshotDownload> {
     const url = new URL(href, this.#options.baseUrl)
     if (url.origin !== this.#options.baseUrl.origin) {
       throw new RedirectError(
@@ -120,7 +137,36 @@ export class RecordsClient {
       accept: 'application/x-ndjson',
     }
     const response = await getWith(url, context, async (answer) => answer)
-    yield* readNdjson(response, url.href, signal)
+    const checksum = /^sha256=([0-9a-f]{64})$/.exec(response.headers.get('x-records-checksum') ?? '')?.[1]
+    return {
+      publication: response.headers.get('x-publication-id') ?? undefined,
+      checksum,
+      records: readNdjson(response, url.href, signal),
+    }
+  }
+
+  /**
+   * `GET {base}/changes`: what the publications after `since` (a publication id or an RFC 3339 time)
+   * added, changed and removed; pass the answer's `next` as `cursor` for the following page.
+   * `ChangesGoneError` (410) when `since` is older than the service keeps: download again.
+   * @example
+   * const page = await client.changes({ since: '42' })
+   */
+  changes(query: ChangesQuery, options: RequestOptions = {}): Promise<ChangeFeed> {
+    if (options.maxRetries !== undefined) checkMaxRetries(options.maxRetries)
+    const url = new URL(this.#options.baseUrl.href)
+    url.pathname += '/changes'
+    const params = new URLSearchParams()
+    for (const name of ['since', 'cursor', 'limit'] as const) {
+      const value = query[name]
+      if (value !== undefined) params.append(name, String(value))
+    }
+    url.search = params.toString()
+    return getJson<ChangeFeed>(url, {
+      options: this.#options,
+      signal: combineSignals(this.#options.signal, options.signal),
+      maxRetries: options.maxRetries ?? this.#options.maxRetries,
+    })
   }
 
   #get<T>(path: string, query: SearchQuery, options: RequestOptions = {}): Promise<T> {

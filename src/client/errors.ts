@@ -57,6 +57,13 @@ export class RateLimitError extends RecordsApiError {
 export class UnavailableError extends RecordsApiError {
   override readonly name = 'UnavailableError'
 }
+/**
+ * 410 `gone`: the change feed no longer keeps what came after the given `since` (or cursor); download
+ * the whole snapshot again and follow the feed from the publication it carries (`sync` does).
+ */
+export class ChangesGoneError extends RecordsApiError {
+  override readonly name = 'ChangesGoneError'
+}
 /** Any other status (500, 502, 414…), or a success whose body is not the JSON expected. */
 export class UnexpectedResponseError extends RecordsApiError {
   override readonly name = 'UnexpectedResponseError'
@@ -122,6 +129,7 @@ const API_ERRORS: Record<number, typeof RecordsApiError> = {
   400: InvalidParameterError,
   404: NotFoundError,
   405: MethodNotAllowedError,
+  410: ChangesGoneError,
   429: RateLimitError,
   503: UnavailableError,
 }

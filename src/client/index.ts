@@ -1,11 +1,13 @@
 /** The reference client's public API; re-exports only. Nothing here imports zod, a Node module or server code. */
-export { RecordsClient, type AllOptions } from './client.js'
+export { RecordsClient, type AllOptions, type SnapshotDownload } from './client.js'
+export { sync, MIRROR_FILE, STATE_FILE, type SyncOptions, type SyncReport } from './sync.js'
 export {
   RecordsClientError,
   RecordsApiError,
   InvalidParameterError,
   NotFoundError,
   MethodNotAllowedError,
+  ChangesGoneError,
   RateLimitError,
   UnavailableError,
   UnexpectedResponseError,
@@ -27,6 +29,9 @@ export type { PageEvent } from './paging.js'
 export type { Sleep } from './retry.js'
 export type {
   Catalogue,
+  Change,
+  ChangeFeed,
+  ChangesQuery,
   ErrorBody,
   ErrorCode,
   Fact,

@@ -128,9 +128,36 @@ export type Catalogue = {
   reuse: { summary: string; attribution: string; contact: string }
 }
 
+/** One record's change in one publication (GET /changes). */
+export type Change = {
+  id: string
+  change: 'added' | 'changed' | 'removed'
+  modified_at: string | null
+  publication: string
+  published_at: string
+  href: string
+  page: string
+}
+
+/** A page of the change feed. */
+export type ChangeFeed = {
+  publication: { id: string; published_at: string; checksum: string; records: number }
+  changes: Change[]
+  next: string | null
+}
+
+/** Parameters of GET /changes: `since` to start, `cursor` (a previous page's `next`) to go on. */
+export type ChangesQuery = { since?: string; cursor?: string; limit?: number }
+
 /** The error codes of the contract (docs/contract.md "Errors"). */
 export type ErrorCode =
-  'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable' | 'internal_error'
+  | 'invalid_parameter'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal_error'
+  | 'gone'
 
 /** Body of every error response. */
 export type ErrorBody = { error: { code: ErrorCode; message: string } }

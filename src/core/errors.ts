@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'unavailable',
   'internal_error',
+  'gone',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

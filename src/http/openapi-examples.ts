@@ -174,6 +174,13 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Examples>> = {
       'The server is shutting down; retry shortly',
     ),
   },
+  '410': {
+    tooOld: error(
+      'since is older than the kept change history',
+      'gone',
+      'Query parameter "since": publication "12" is not in the kept history (the oldest kept is "20", published 2026-01-31T08:00:00.000Z); download the whole snapshot again (GET /api/v1/facts.ndjson, whose X-Publication-Id header says where to follow from) and follow the feed from there',
+    ),
+  },
 }
 
 /** The catalogue of the bundled sample, as served without a public base URL. */

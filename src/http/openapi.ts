@@ -5,6 +5,7 @@
  * and sends, and nothing another module registers with zod can reach it.
  */
 import { z } from 'zod'
+import { ChangesParamsSchema } from '../core/api/changes.js'
 import {
   API_PREFIX,
   API_VERSION,
@@ -38,6 +39,8 @@ const COMPONENTS = [
   'SearchResult',
   'Error',
   'Catalogue',
+  'Change',
+  'ChangeFeed',
 ]
 
 function componentSchemas(): Record<string, JsonObject> {
@@ -199,6 +202,12 @@ function downloadOperation(): JsonObject {
       'Strong entity tag of this representation (plain or gzip); send it back in If-None-Match for a 304.',
     ),
     'Last-Modified': header('When the served snapshot was published; If-Modified-Since is answered too.'),
+    'X-Publication-Id': header(
+      'The publication these records are: follow GET /changes?since= this value to keep a copy up to date.',
+    ),
+    'X-Records-Checksum': header(
+      '`sha256=` and the SHA-256 (hex) of the records in id order, each line followed by a line feed (the body sorted by id).',
+    ),
   }
   return {
     get: {
@@ -226,6 +235,35 @@ function downloadOperation(): JsonObject {
           description: 'Not modified: the If-None-Match ETag (or If-Modified-Since date) is current.',
           headers: { ...validators, ...RATE_LIMIT_HEADERS },
         },
+      },
+    },
+  }
+}
+
+/** GET /changes: not redirected (no 307), 410 when since is older than the kept history. */
+function changesOperation(): JsonObject {
+  const { '307': _redirect, '304': _notModified, ...responses } = commonResponses()
+  return {
+    get: {
+      operationId: 'listChanges',
+      summary: 'What the publications after since added, changed and removed, paged with a cursor.',
+      description:
+        'The change feed: one entry per record and publication, in publication order then id order, removals included. ' +
+        'Start from the X-Publication-Id of the download (or an RFC 3339 time), follow next until it is null, then keep publication.id for the next time. ' +
+        'Not redirected: po_live does not apply (po_live=1 is accepted). Counts in the quota like every request. ' +
+        'A since older than the kept history answers 410 (code gone): download the snapshot again.',
+      tags: ['records'],
+      parameters: parameters(ChangesParamsSchema, 'query'),
+      responses: {
+        '200': jsonBody('A page of changes.', ref('ChangeFeed'), {
+          'X-Publication-Id': header('The newest publication (publication.id of the body).'),
+          ...RATE_LIMIT_HEADERS,
+        }),
+        ...responses,
+        '410': errorResponse(
+          '410',
+          'since (or the cursor) is older than the kept history (code gone): download the snapshot again and follow from its X-Publication-Id.',
+        ),
       },
     },
   }
@@ -291,6 +329,7 @@ export function buildOpenApiDocument(serverUrl?: string, contact?: string): Json
         { '404': errorResponse('404', 'Unknown record (code not_found).') },
       ),
       '/facts.ndjson': downloadOperation(),
+      '/changes': changesOperation(),
       '/openapi.json': operation(
         'getOpenApi',
         'This OpenAPI 3.1 document.',

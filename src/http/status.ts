@@ -8,6 +8,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,
+  // The change feed's `since` is older than what is kept: download the snapshot again.
+  gone: 410,
 }
 
 // The table read backwards (404 → not_found, 405 → method_not_allowed…).

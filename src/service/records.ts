@@ -6,15 +6,19 @@
  * swapped in whole, and the metrics follow the served snapshot and the source's connection.
  */
 import type { Config } from '../config.js'
+import { ChangeFeed, DEFAULT_KEPT_PUBLICATIONS, feedFromSwaps } from '../core/changes/change-feed.js'
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
 import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
 import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
+import type { RecordIndex } from '../core/search/record-index.js'
 import type { Metrics } from './metrics.js'
 
 export type FollowedRecords = {
   records: LiveRecords
+  /** The change feed of the served snapshot: kept in memory for a file, read from PostgreSQL otherwise. */
+  changes: ChangeFeed
   origin: string
   /**
    * Settles when the first load is done: from a file it must succeed (it rejects with the reason a
@@ -45,6 +49,7 @@ export async function openRecords(
   })
   if (config.databaseUrl === undefined) {
     const source = new FileRecordSource(config.file)
+    const changes = feedFromSwaps(records)
     metrics.sourceConnected.set(1)
     let follower: Follower | undefined
     const loaded = loadInto(source, records, load).then((first) => {
@@ -62,7 +67,7 @@ export async function openRecords(
       await follower?.stop()
       await source.close()
     }
-    return { records, origin: source.origin, loaded, close }
+    return { records, changes, origin: source.origin, loaded, close }
   }
   const { PostgresRecordSource } = await import('../core/records/postgres-source.js')
   const source = new PostgresRecordSource(config.databaseUrl, { log })
@@ -72,6 +77,28 @@ export async function openRecords(
     { origin: source.origin },
     'records from PostgreSQL: not ready until the current snapshot is loaded',
   )
+  const changes = new ChangeFeed()
+  let closed = false
+  // Read after each swap; until it is, the feed answers 503 (the client retries). A failed read is
+  // tried again while that snapshot is served.
+  const readHistory = (index: RecordIndex, attempt = 0): void => {
+    const publication = index.snapshot?.publication
+    if (publication === undefined || closed || records.current !== index) return
+    source.changeHistory(publication, DEFAULT_KEPT_PUBLICATIONS).then(
+      (history) => {
+        // A later snapshot's history may have been read first: only the served one's is kept.
+        if (records.current === index) changes.set(index, history)
+      },
+      (err: unknown) => {
+        log.warn(
+          { origin: source.origin, publication, problem: (err as Error).message },
+          'change feed history not read; trying again',
+        )
+        setTimeout(() => readHistory(index, attempt + 1), Math.min(30_000, 1_000 * 2 ** attempt)).unref()
+      },
+    )
+  }
+  records.onSwap((index) => readHistory(index))
   const follower = followSource(source, records, {
     log,
     onRefused: () => metrics.recordsUpdatesRefused.inc(),
@@ -79,8 +106,12 @@ export async function openRecords(
   })
   return {
     records,
+    changes,
     origin: source.origin,
     loaded: Promise.resolve(),
-    close: () => follower.stop().finally(() => source.close()),
+    close: () => {
+      closed = true
+      return follower.stop().finally(() => source.close())
+    },
   }
 }

@@ -6,6 +6,7 @@
  */
 import { expect, expectTypeOf, it } from 'vitest'
 import type * as wire from '../../src/client/wire.js'
+import type { ChangeFeedAnswer, ChangesParams } from '../../src/core/api/changes.js'
 import type { Catalogue, SearchEnvelope, SearchParams } from '../../src/core/api/schemas.js'
 import type { ErrorBody } from '../../src/core/errors.js'
 import type { Fact, Kind } from '../../src/core/records/record.js'
@@ -19,6 +20,8 @@ it('the client wire types are the schema types, exactly', () => {
   expect(exactly<Equal<wire.SearchEnvelope, SearchEnvelope>>()).toBe(true)
   expect(exactly<Equal<wire.Catalogue, Catalogue>>()).toBe(true)
   expect(exactly<Equal<wire.ErrorBody, ErrorBody>>()).toBe(true)
+  expect(exactly<Equal<wire.ChangeFeed, ChangeFeedAnswer>>()).toBe(true)
+  expect(exactly<Equal<wire.ChangesQuery, Partial<Omit<ChangesParams, 'po_live'>>>>()).toBe(true)
   expect(exactly<Equal<wire.SearchParameters, Partial<Omit<SearchParams, 'po_live'>>>>()).toBe(true)
   expectTypeOf<wire.Fact['sources'][number]['type']>().toEqualTypeOf<
     'official' | 'operator' | 'brand' | 'source'

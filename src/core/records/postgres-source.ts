@@ -7,7 +7,9 @@
  * answers `unavailable` until the first publication.
  */
 import pg from 'pg'
+import type { PublicationChanges, RecordChange } from '../changes/change-log.js'
 import type { Log } from '../log.js'
+import { readChangeHistory } from './postgres/changes.js'
 import { clientConfig, describeDatabase } from './postgres/connection.js'
 import {
   DEFAULT_WATCHER_TIMING,
@@ -196,6 +198,19 @@ export class PostgresRecordSource implements RecordSource {
       )
     })
     return Promise.race([step, deadline]).finally(() => clearTimeout(timer))
+  }
+
+  /** Differences already computed, by publication: they never change, so each is read once. */
+  readonly #changes = new Map<number, readonly RecordChange[]>()
+
+  /** The change feed's history up to `publication` (the one served), at most `keep` publications, oldest first. */
+  async changeHistory(publication: number, keep: number): Promise<PublicationChanges[]> {
+    const client = await this.#pool.connect()
+    try {
+      return await readChangeHistory(client, publication, keep, this.#changes)
+    } finally {
+      client.release()
+    }
   }
 
   watch(onChange: () => void): () => void {
