@@ -108,7 +108,8 @@ export type Catalogue = {
   /**
    * `download`: every record in one NDJSON response, when the service offers it. `server_json` and
    * `server_card`: the MCP endpoint described for registries and clients; `llms`: llms.txt;
-   * `sitemap`: the record pages for crawlers (on a public base URL only); `dcat`: the DCAT description.
+   * `sitemap`: the record pages for crawlers (on a public base URL only); `dcat`: the DCAT description;
+   * `changes`: the change feed; `changes_atom`: its latest changes as Atom (on a public base URL only).
    */
   links: {
     self: string
@@ -116,6 +117,7 @@ export type Catalogue = {
     record: string
     openapi: string
     download?: string
+    changes?: string
     mcp?: string
     server_json?: string
     server_card?: string
@@ -123,6 +125,7 @@ export type Catalogue = {
     llms?: string
     sitemap?: string
     dcat?: string
+    changes_atom?: string
   }
   limits: { requests_per_minute: number; max_limit: number; max_offset: number; max_q_length: number }
   reuse: { summary: string; attribution: string; contact: string }

@@ -41,6 +41,7 @@ import { MAX_ID_LENGTH } from './live-read-routes.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { changesRoutes } from './routes/changes.js'
+import { changesAtomRoutes } from './routes/changes-atom.js'
 import { feedFromSwaps, type ChangeFeed } from '../core/changes/change-feed.js'
 import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
 import { downloadRoutes } from './routes/download.js'
@@ -310,7 +311,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   searchRoutes(app, ctx)
   recordRoutes(app, ctx)
   downloadRoutes(app, ctx)
-  changesRoutes(app, ctx, deps.changes ?? feedFromSwaps(deps.records))
+  const changes = deps.changes ?? feedFromSwaps(deps.records)
+  changesRoutes(app, ctx, changes)
+  changesAtomRoutes(app, { ...deps, publicBaseUrl: deps.settings.publicBaseUrl }, changes)
   healthRoutes(
     app,
     deps.records,

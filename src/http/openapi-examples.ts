@@ -211,6 +211,7 @@ export const CATALOGUE_EXAMPLE = {
     record: `${API_PREFIX}/facts/{id}`,
     openapi: `${API_PREFIX}/openapi.json`,
     download: `${API_PREFIX}/facts.ndjson`,
+    changes: `${API_PREFIX}/changes`,
     mcp: '/mcp',
     server_json: '/server.json',
     server_card: '/.well-known/mcp/server-card.json',

@@ -28,6 +28,7 @@ export const DISCOVERY_PATHS = {
   serverCard: '/.well-known/mcp/server-card.json',
   sitemap: '/sitemap.xml',
   dcat: '/catalog.jsonld',
+  changesAtom: '/changes.atom',
 } as const
 
 /** The catalogue of one snapshot, with its JSON text serialised once. */
@@ -87,12 +88,15 @@ export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
     record: `${api}/facts/{id}`,
     openapi: `${api}/openapi.json`,
     download: `${api}/facts.ndjson`,
+    changes: `${api}/changes`,
     ...mcp,
     docs: `${base}${options.docsPath ?? '/docs'}`,
     llms: `${base}${DISCOVERY_PATHS.llms}`,
     // A sitemap's addresses must be absolute: it is served only on a public base URL.
     ...(options.publicBaseUrl === undefined ? {} : { sitemap: `${base}${DISCOVERY_PATHS.sitemap}` }),
     dcat: `${base}${DISCOVERY_PATHS.dcat}`,
+    // An Atom feed's ids and links must be absolute too.
+    ...(options.publicBaseUrl === undefined ? {} : { changes_atom: `${base}${DISCOVERY_PATHS.changesAtom}` }),
   }
 }
 

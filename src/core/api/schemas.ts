@@ -117,6 +117,11 @@ export const CatalogueSchema = component(
         .describe(
           'Every record of the served snapshot in one NDJSON response (gzip when accepted), when offered.',
         ),
+      changes: link
+        .optional()
+        .describe(
+          'The change feed: what each publication added, changed and removed, since a publication or a time.',
+        ),
       mcp: link.optional().describe('The MCP (tool-protocol) endpoint, when mounted.'),
       server_json: link
         .optional()
@@ -140,6 +145,11 @@ export const CatalogueSchema = component(
       dcat: link
         .optional()
         .describe('The dataset described in DCAT (JSON-LD), for public data portals to harvest.'),
+      changes_atom: link
+        .optional()
+        .describe(
+          'The latest changes as an Atom feed (French titles, links to the record pages), when a public base URL is configured.',
+        ),
     }),
     limits: z.strictObject({
       requests_per_minute: z

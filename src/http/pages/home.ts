@@ -21,7 +21,7 @@ export type HomeData = {
 
 /**
  * The discovery documents the catalogue links: llms.txt and the DCAT description always, the MCP
- * registry entry and card with an MCP endpoint, the sitemap on a public base URL.
+ * registry entry and card with an MCP endpoint, the sitemap and the Atom feed of the changes on a public base URL.
  */
 function discoveryLinks(links: Catalogue['links']): Html[] {
   const documents = [
@@ -35,6 +35,10 @@ function discoveryLinks(links: Catalogue['links']): Html[] {
     {
       href: links.dcat,
       text: html`<a href="${links.dcat}">description DCAT</a> (pour les portails de données ouvertes)`,
+    },
+    {
+      href: links.changes_atom,
+      text: html`<a href="${links.changes_atom}">flux Atom des dernières modifications</a>`,
     },
   ].filter((d) => d.href !== undefined)
   return documents.map((d, i) => html`${i === 0 ? '' : i === documents.length - 1 ? ' et ' : ', '}${d.text}`)
