@@ -244,10 +244,13 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.securitySchemes).toBeUndefined()
     for (const status of ['200', '307', '400', '405', '429', '503']) {
       for (const path of Object.keys(doc.paths))
-        if (status !== '307' || path !== '/facts.ndjson')
+        if (status !== '307' || !['/facts.ndjson', '/changes'].includes(path))
           expect(doc.paths[path].get.responses[status], `${path} ${status}`).toBeDefined()
     }
-    expect(doc.paths['/facts.ndjson'].get.responses['307']).toBeUndefined() // the download is not redirected
+    // The download and the change feed are not redirected.
+    expect(doc.paths['/facts.ndjson'].get.responses['307']).toBeUndefined()
+    expect(doc.paths['/changes'].get.responses['307']).toBeUndefined()
+    expect(doc.paths['/changes'].get.responses['410']).toBeDefined()
     expect(doc.paths['/facts/{id}'].get.responses['404']).toBeDefined()
   })
 })
@@ -319,7 +322,7 @@ describe('CORS', () => {
     )
     expect(res.headers.get('access-control-allow-headers')!.toLowerCase()).not.toContain('mcp-')
     expect(res.headers.get('access-control-expose-headers')).toBe(
-      'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+      'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Publication-Id, X-Records-Checksum',
     )
   })
 })
