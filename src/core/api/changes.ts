@@ -122,7 +122,7 @@ export function changesFrom(params: ChangesParams): ChangesFrom {
   return { since: PUBLICATION_ID.test(value) ? { publication: value } : { time: value } }
 }
 
-/** One page of the feed; `recordHref` and `recordPage` give a record's addresses. */
+/** One page of the feed; `links` gives a record's API address and its page. */
 export function answerChanges(
   history: ChangeHistory,
   params: ChangesParams,
