@@ -128,6 +128,38 @@ it('syncs across three publications: a download, then edits, additions and remov
   expect(pages.flat().at(-1)).toBe(`${three.publication}:${third.id}:removed`)
 }, 60_000)
 
+it('leaves the mirror whole when applying the feed fails, or when the result differs from the checksum', async () => {
+  await sync(client, mirrorDir)
+  const [before, stateBefore] = [mirror(), state()]
+  await publish([...original.slice(0, 3), { ...added, title: 'Encore une autre' }])
+  // The connection breaks while the changed records are read: nothing is written.
+  const broken = new RecordsClient({
+    baseUrl: `${server.url}/api/v1`,
+    mode: 'script',
+    maxRetries: 0,
+    fetch: (input, init) =>
+      String(input).includes('/facts/') ? Promise.reject(new Error('connection reset')) : fetch(input, init),
+  })
+  await expect(sync(broken, mirrorDir)).rejects.toThrow(/connection reset/)
+  expect([mirror(), state()]).toEqual([before, stateBefore])
+  // A record that reads back different from what was published never passes the checksum: downloaded whole instead.
+  const altering = new RecordsClient({
+    baseUrl: `${server.url}/api/v1`,
+    mode: 'script',
+    fetch: async (input, init) => {
+      const res = await fetch(input, init)
+      if (!String(input).includes('/facts/')) return res
+      const body = (await res.text()).replace('"title":"', '"title":"Altéré ')
+      return new Response(body, { status: res.status, headers: res.headers })
+    },
+  })
+  const reasons: string[] = []
+  const report = await sync(altering, mirrorDir, { onDownload: (reason) => reasons.push(reason) })
+  expect(report.mode).toBe('download')
+  expect(reasons).toEqual([expect.stringMatching(/did not give the publication's checksum/)])
+  expect(mirror()).toBe((await download()).text)
+})
+
 it('answers 410 for a since older than the kept history, and sync downloads everything again', async () => {
   const gone = await server.get('/api/v1/changes?since=ffffffffffffffff')
   expect(gone.status).toBe(410)
