@@ -1,10 +1,13 @@
 /**
  * What a served snapshot says about itself for the change feed and the download: its publication
- * id, its checksum, and what changed from the snapshot before it. Computed from the records' ETags
- * (a SHA-256 of each record's bytes), so two snapshots are compared without reading a record twice.
+ * id, its checksum, and what changed from the snapshot before it. Both are read from the snapshot's
+ * columns (ids, ETags, record bytes) in id order, and the large ones are computed in slices that
+ * give the event loop back between them: at 100 000 records, a checksum over every record's bytes
+ * and a whole diff done at once stalled the server for 1.6 s at each reload (docs/scale.md holds
+ * the event loop under 50 ms during one).
  */
 import { createHash } from 'node:crypto'
-import { compareIds } from '../records/postgres/checksum.js'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { RecordIndex } from '../search/record-index.js'
 import type { RecordChange } from './change-log.js'
 
@@ -15,52 +18,108 @@ import type { RecordChange } from './change-log.js'
 export const publicationIdOf = (index: RecordIndex): string =>
   index.snapshot === undefined ? index.version : String(index.snapshot.publication)
 
-/** Every id of a snapshot in bytewise order (the checksum's, and the feed's within a publication). */
-function idsInOrder(index: RecordIndex): string[] {
-  return index.idsStartingWith('', index.size).sort(compareIds)
-}
+/** Bytes hashed, or records parsed, per slice: a few milliseconds of work each. */
+const SLICE_BYTES = 2 << 20
+const SLICE_RECORDS = 500
 
-const checksums = new WeakMap<RecordIndex, string>()
+const checksums = new WeakMap<RecordIndex, Promise<string>>()
+const finished = new WeakMap<RecordIndex, string>()
 
 /**
  * SHA-256 (hex) of the snapshot's records in id order, each record's JSON text followed by "\n": the
  * bytes of an NDJSON mirror sorted by id, and PostgreSQL's snapshot checksum for the same records.
- * Computed once per snapshot.
+ * Computed once per snapshot, a slice at a time.
  */
-export function snapshotChecksum(index: RecordIndex): string {
+export function snapshotChecksum(index: RecordIndex): Promise<string> {
   let checksum = checksums.get(index)
   if (checksum === undefined) {
-    const hash = createHash('sha256')
-    for (const id of idsInOrder(index)) hash.update(index.get(id)!.bytes).update('\n')
-    checksum = hash.digest('hex')
+    checksum = hashInSlices(index).then((hex) => {
+      finished.set(index, hex)
+      return hex
+    })
     checksums.set(index, checksum)
   }
   return checksum
 }
 
-const modifiedAt = (index: RecordIndex, id: string): string | null =>
-  index.get(id)!.record.modified_at ?? null
+/**
+ * The checksum when it is known without waiting: computed before, or computed now when the
+ * snapshot's bytes fit in one slice (the sample, a test's records); undefined otherwise.
+ */
+export function checksumNow(index: RecordIndex): string | undefined {
+  const known = finished.get(index)
+  if (known !== undefined || index.arenaBytes.bytes > SLICE_BYTES) return known
+  const hash = createHash('sha256')
+  for (const doc of index.docsInIdOrder) hash.update(index.bytesOf(doc)).update('\n')
+  const hex = hash.digest('hex')
+  finished.set(index, hex)
+  checksums.set(index, Promise.resolve(hex))
+  return hex
+}
 
-/** The records `after` adds, changes and removes from `before`, in id order. */
-export function diffSnapshots(before: RecordIndex, after: RecordIndex): RecordChange[] {
-  const [old, now] = [idsInOrder(before), idsInOrder(after)]
-  const changes: RecordChange[] = []
+async function hashInSlices(index: RecordIndex): Promise<string> {
+  const hash = createHash('sha256')
+  let sliced = 0
+  for (const doc of index.docsInIdOrder) {
+    const bytes = index.bytesOf(doc)
+    hash.update(bytes).update('\n')
+    if ((sliced += bytes.length) >= SLICE_BYTES) {
+      sliced = 0
+      await nextTurn()
+    }
+  }
+  return hash.digest('hex')
+}
+
+/** A change found by comparing the columns: which record, in which snapshot (before for a removal). */
+type ColumnChange = { change: RecordChange['change']; doc: number; from: RecordIndex }
+
+/** The records `after` adds, changes and removes from `before`, in id order, without parsing a record. */
+function changedDocs(before: RecordIndex, after: RecordIndex): ColumnChange[] {
+  const [old, now] = [before.docsInIdOrder, after.docsInIdOrder]
+  const changes: ColumnChange[] = []
   let [i, j] = [0, 0]
   while (i < old.length || j < now.length) {
-    const c = i === old.length ? 1 : j === now.length ? -1 : compareIds(old[i]!, now[j]!)
-    if (c < 0) {
-      changes.push({ id: old[i]!, change: 'removed', modifiedAt: modifiedAt(before, old[i]!) })
-      i++
-    } else if (c > 0) {
-      changes.push({ id: now[j]!, change: 'added', modifiedAt: modifiedAt(after, now[j]!) })
-      j++
-    } else {
-      const id = now[j]!
-      if (before.get(id)!.etag !== after.get(id)!.etag)
-        changes.push({ id, change: 'changed', modifiedAt: modifiedAt(after, id) })
+    const c = i === old.length ? 1 : j === now.length ? -1 : before.compareIdWith(old[i]!, after, now[j]!)
+    if (c < 0) changes.push({ change: 'removed', doc: old[i++]!, from: before })
+    else if (c > 0) changes.push({ change: 'added', doc: now[j++]!, from: after })
+    else {
+      if (!after.sameRecordAs(now[j]!, before, old[i]!))
+        changes.push({ change: 'changed', doc: now[j]!, from: after })
       i++
       j++
     }
+  }
+  return changes
+}
+
+const changeOf = ({ change, doc, from }: ColumnChange): RecordChange => ({
+  id: from.idOf(doc),
+  change,
+  modifiedAt: from.entry(doc).record.modified_at ?? null,
+})
+
+/**
+ * The records `after` adds, changes and removes from `before`, in id order, each with its
+ * `modified_at` (the removed version's for a removal). Undefined when the changes are too many to
+ * read their records at once: `diffInSlices` then.
+ */
+export function diffNow(
+  before: RecordIndex,
+  after: RecordIndex,
+  atOnce = SLICE_RECORDS,
+): RecordChange[] | undefined {
+  const found = changedDocs(before, after)
+  return found.length > atOnce ? undefined : found.map(changeOf)
+}
+
+/** `diffNow`, reading the changed records a slice at a time. */
+export async function diffInSlices(before: RecordIndex, after: RecordIndex): Promise<RecordChange[]> {
+  const found = changedDocs(before, after)
+  const changes: RecordChange[] = []
+  for (let at = 0; at < found.length; at += SLICE_RECORDS) {
+    for (const change of found.slice(at, at + SLICE_RECORDS)) changes.push(changeOf(change))
+    if (at + SLICE_RECORDS < found.length) await nextTurn()
   }
   return changes
 }

@@ -254,6 +254,48 @@ export class RecordIndex {
     )
   }
 
+  /** Document `doc`'s JSON as served (a view into its arena), without making its entry. */
+  bytesOf(doc: number): Buffer {
+    const { recordArena, recordStart, recordLength } = this.#data
+    const arena = this.#arenas[recordArena[doc]!]
+    if (arena === undefined)
+      throw new Error(`snapshot: record ${doc} is held by the previous snapshot, which was not given`)
+    const start = recordStart[doc]!
+    return arena.subarray(start, start + recordLength[doc]!)
+  }
+
+  /**
+   * The documents in id order: bytewise order of the ids, since the kind prefixes are listed in that
+   * order and the 16 hex digits have one length. Read-only: it is the snapshot's own column.
+   */
+  get docsInIdOrder(): Uint32Array {
+    return this.#data.byId
+  }
+
+  /** Document `doc`'s id, made from its columns (no record parsed). */
+  idOf(doc: number): string {
+    const { idPrefix, idHigh, idLow } = this.#data
+    return `${ID_PREFIXES[idPrefix[doc]!]!}${idHigh[doc]!.toString(16).padStart(8, '0')}${idLow[doc]!.toString(16).padStart(8, '0')}`
+  }
+
+  /** How the id of `doc` here orders against the id of `otherDoc` in `other` (negative: before). */
+  compareIdWith(doc: number, other: RecordIndex, otherDoc: number): number {
+    const [a, b] = [this.#data, other.#data]
+    return (
+      a.idPrefix[doc]! - b.idPrefix[otherDoc]! ||
+      a.idHigh[doc]! - b.idHigh[otherDoc]! ||
+      a.idLow[doc]! - b.idLow[otherDoc]!
+    )
+  }
+
+  /** Whether `doc` here and `otherDoc` in `other` are the same bytes (their ETags, SHA-256 based, are equal). */
+  sameRecordAs(doc: number, other: RecordIndex, otherDoc: number): boolean {
+    const [a, b] = [this.#data.etags, other.#data.etags]
+    for (let i = 0, x = doc * ETAG_LENGTH, y = otherDoc * ETAG_LENGTH; i < ETAG_LENGTH; i++)
+      if (a[x + i] !== b[y + i]) return false
+    return true
+  }
+
   #etagBytes(doc: number, etags: Uint8Array): string {
     return Buffer.from(etags.buffer, etags.byteOffset + doc * ETAG_LENGTH, ETAG_LENGTH).toString('latin1')
   }

@@ -35,7 +35,7 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
       // Headers, not a first line: a spec-only client reads every line as a record. The change feed
       // follows from this publication; the checksum is of the lines sorted by id (docs/api.md).
       .header('x-publication-id', publicationIdOf(index))
-      .header('x-records-checksum', `sha256=${snapshotChecksum(index)}`)
+      .header('x-records-checksum', `sha256=${await snapshotChecksum(index)}`)
     if (gzip) {
       const { etag, body } = await downloads.gzip(index)
       reply.header('etag', etag)
