@@ -147,7 +147,7 @@ export class PostgresRecordSource implements RecordSource {
   ): Promise<ReadSnapshot> {
     let client: pg.PoolClient
     try {
-      client = await this.#pool.connect()
+      client = await this.#checkOut()
     } catch (err) {
       throw new SourceUnavailableError(
         `records: ${this.origin}: cannot connect (${(err as Error).message})`,
@@ -189,6 +189,24 @@ export class PostgresRecordSource implements RecordSource {
     }
   }
 
+  /**
+   * A pooled connection, guarded while it is checked out: the pool listens for errors only on idle
+   * connections, and a connection lost during a query emits "Connection terminated unexpectedly"
+   * besides failing the query, which would crash the process with no listener. The failed query is
+   * what reports it; the guard goes with the release.
+   */
+  async #checkOut(): Promise<pg.PoolClient> {
+    const client = await this.#pool.connect()
+    const ignore = () => undefined
+    client.on('error', ignore)
+    const release = client.release.bind(client)
+    client.release = (err?: Error | boolean) => {
+      client.removeListener('error', ignore)
+      release(err)
+    }
+    return client
+  }
+
   #withDeadline<T>(step: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
@@ -205,11 +223,16 @@ export class PostgresRecordSource implements RecordSource {
 
   /** The change feed's history up to `publication` (the one served), at most `keep` publications, oldest first. */
   async changeHistory(publication: number, keep: number): Promise<PublicationChanges[]> {
-    const client = await this.#pool.connect()
+    const client = await this.#checkOut()
+    let failure: unknown
     try {
       return await readChangeHistory(client, publication, keep, this.#changes)
+    } catch (err) {
+      failure = err
+      throw err
     } finally {
-      client.release()
+      // A connection that failed is destroyed rather than reused.
+      client.release(failure !== undefined)
     }
   }
 
