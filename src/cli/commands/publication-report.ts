@@ -33,6 +33,10 @@ export function formatDiff(diff: SnapshotDiff): string {
   ].join('\n')
 }
 
+/** current (served), pruned (its records deleted by the retention) or kept (can be rolled back to). */
+export const snapshotState = (s: SnapshotSummary): 'current' | 'pruned' | 'kept' =>
+  s.current ? 'current' : s.prunedAt !== null ? 'pruned' : 'kept'
+
 /** A table of snapshots, newest first. */
 export function formatSnapshots(snapshots: readonly SnapshotSummary[]): string {
   if (snapshots.length === 0) return 'No snapshot published yet.'
@@ -42,7 +46,7 @@ export function formatSnapshots(snapshots: readonly SnapshotSummary[]): string {
     s.publishedAt.toISOString(),
     String(s.recordCount),
     shortChecksum(s.checksum),
-    s.current ? 'current' : s.prunedAt !== null ? 'pruned' : 'kept',
+    snapshotState(s),
     (s.note ?? '').replace(/\p{Cc}/gu, ' '),
   ])
   return table(header, rows, [0, 2])

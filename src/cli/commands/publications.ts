@@ -4,17 +4,10 @@
  * show: a snapshot made current again keeps the note it was published with.
  */
 import { listPublications, type PublicationSummary } from '../../core/records/postgres/history.js'
-import { processIo, runClientCommand, write, type CliIo } from './common.js'
-import {
-  DATABASE_EXIT_CODES_HELP,
-  DATABASE_HELP,
-  databaseUrl,
-  parseDatabaseCommand,
-  withDatabase,
-} from './database.js'
-import { UsageError } from './exit-codes.js'
+import { processIo, type CliIo } from './common.js'
+import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP } from './database.js'
 import { formatPublications } from './publication-report.js'
-import { parseLimit } from './snapshots.js'
+import { runHistoryListing } from './snapshots.js'
 
 export const PUBLICATIONS_USAGE = `Usage: reference-records publications [options]
 
@@ -39,22 +32,12 @@ const asJson = (p: PublicationSummary) => ({
   note: p.note,
 })
 
-export async function runPublications(args: string[], io: CliIo = processIo()): Promise<number> {
-  return runClientCommand('publications', io, async () => {
-    const { values, positionals } = parseDatabaseCommand(args, {
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-    })
-    if (values.help) return write(io.stdout, PUBLICATIONS_USAGE)
-    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
-    const limit = parseLimit(values.limit)
-    const url = databaseUrl(values['database-url'], io)
-    const publications = await withDatabase(url, 'publications', (client) => listPublications(client, limit))
-    await write(
-      io.stdout,
-      values.json
-        ? `${JSON.stringify(publications.map(asJson), null, 2)}\n`
-        : `${formatPublications(publications)}\n`,
-    )
-  })
-}
+export const runPublications = (args: string[], io: CliIo = processIo()): Promise<number> =>
+  runHistoryListing(
+    'publications',
+    PUBLICATIONS_USAGE,
+    listPublications,
+    { json: asJson, table: formatPublications },
+    args,
+    io,
+  )

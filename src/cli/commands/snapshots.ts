@@ -1,4 +1,5 @@
 /** `reference-records snapshots`: the recent snapshots, which one is current, which were pruned. */
+import type { ClientBase } from 'pg'
 import { listSnapshots, type SnapshotSummary } from '../../core/records/postgres/history.js'
 import { processIo, runClientCommand, write, type CliIo } from './common.js'
 import {
@@ -9,7 +10,7 @@ import {
   withDatabase,
 } from './database.js'
 import { UsageError } from './exit-codes.js'
-import { formatSnapshots } from './publication-report.js'
+import { formatSnapshots, snapshotState } from './publication-report.js'
 
 export const SNAPSHOTS_USAGE = `Usage: reference-records snapshots [options]
 
@@ -38,27 +39,48 @@ const asJson = (s: SnapshotSummary) => ({
   published_at: s.publishedAt.toISOString(),
   record_count: s.recordCount,
   checksum: s.checksum,
-  state: s.current ? 'current' : s.prunedAt !== null ? 'pruned' : 'kept',
+  state: snapshotState(s),
   current: s.current,
   pruned_at: s.prunedAt?.toISOString() ?? null,
   last_current_at: s.lastCurrentAt?.toISOString() ?? null,
   note: s.note,
 })
 
-export async function runSnapshots(args: string[], io: CliIo = processIo()): Promise<number> {
-  return runClientCommand('snapshots', io, async () => {
+/**
+ * A listing of the publishing history (`snapshots`, `publications`): `--limit`, `--json` in the API's
+ * snake_case, or a table for people.
+ */
+export async function runHistoryListing<T>(
+  name: string,
+  usage: string,
+  read: (client: ClientBase, limit: number) => Promise<T[]>,
+  show: { json: (item: T) => object; table: (items: readonly T[]) => string },
+  args: string[],
+  io: CliIo,
+): Promise<number> {
+  return runClientCommand(name, io, async () => {
     const { values, positionals } = parseDatabaseCommand(args, {
       limit: { type: 'string' },
       json: { type: 'boolean' },
     })
-    if (values.help) return write(io.stdout, SNAPSHOTS_USAGE)
+    if (values.help) return write(io.stdout, usage)
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     const limit = parseLimit(values.limit)
     const url = databaseUrl(values['database-url'], io)
-    const snapshots = await withDatabase(url, 'snapshots', (client) => listSnapshots(client, limit))
+    const items = await withDatabase(url, name, (client) => read(client, limit))
     await write(
       io.stdout,
-      values.json ? `${JSON.stringify(snapshots.map(asJson), null, 2)}\n` : `${formatSnapshots(snapshots)}\n`,
+      values.json ? `${JSON.stringify(items.map(show.json), null, 2)}\n` : `${show.table(items)}\n`,
     )
   })
 }
+
+export const runSnapshots = (args: string[], io: CliIo = processIo()): Promise<number> =>
+  runHistoryListing(
+    'snapshots',
+    SNAPSHOTS_USAGE,
+    listSnapshots,
+    { json: asJson, table: formatSnapshots },
+    args,
+    io,
+  )
