@@ -7,6 +7,7 @@
  */
 import { LRUCache } from 'lru-cache'
 import type { Catalogues } from '../core/api/catalogue.js'
+import { verificationAgeField } from '../core/records/status.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import { buildOpenApiDocument } from './openapi.js'
 import {
@@ -65,7 +66,13 @@ function makeJsonAnswer(
   encoding: Encoding | undefined,
   notModified: boolean,
 ): Answer {
-  const headers = ['etag', taggedFor(prepared.etag, encoding), 'cache-control', LIVE_CACHE_CONTROL]
+  const headers = [
+    'etag',
+    taggedFor(prepared.etag, encoding),
+    'cache-control',
+    LIVE_CACHE_CONTROL,
+    ...prepared.fields,
+  ]
   // Only a body that may be compressed varies with Accept-Encoding.
   if (prepared.compressible) headers.push('vary', 'Accept-Encoding')
   if (notModified) return answerOf(304, headers, undefined)
@@ -106,6 +113,8 @@ function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer 
   )
 }
 
+const VERIFIED_AT_KEY = Buffer.from('"verified_at"')
+
 /** Records whose prepared bodies (and compressed variants) are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
 const MAX_RECORD_BODIES = 20_000
 /** 307s kept, by request target: they depend on it alone (and on the configured base URL). */
@@ -117,7 +126,7 @@ export class ApiAnswers {
   /** Finished search answers, per snapshot, keyed by the request target (bounded in bytes). */
   readonly searches = new ResponseCache()
   readonly #catalogues = new WeakMap<RecordIndex, { json: string; prepared: PreparedBody }>()
-  readonly #records = new WeakMap<RecordIndex, LRUCache<string, PreparedBody>>()
+  readonly #records = new WeakMap<RecordIndex, { day: string; bodies: LRUCache<string, PreparedBody> }>()
   readonly #redirects = new LRUCache<string, Answer>({ max: MAX_REDIRECTS })
 
   constructor(
@@ -143,16 +152,22 @@ export class ApiAnswers {
   /**
    * Record `id`'s body (its bytes and ETag from the snapshot), undefined when the snapshot has no such
    * record. Kept by id, so a record read again is a lookup, and its answers and compressed variants
-   * are made once.
+   * are made once — per UTC day, since its `Verification-Age` field grows by one each day.
    */
-  record(index: RecordIndex, id: string): PreparedBody | undefined {
-    let bodies = this.#records.get(index)
-    if (bodies === undefined) this.#records.set(index, (bodies = new LRUCache({ max: MAX_RECORD_BODIES })))
-    let prepared = bodies.get(id)
+  record(index: RecordIndex, id: string, now: Date = new Date()): PreparedBody | undefined {
+    const day = now.toISOString().slice(0, 10)
+    let kept = this.#records.get(index)
+    if (kept === undefined || kept.day !== day)
+      this.#records.set(index, (kept = { day, bodies: new LRUCache({ max: MAX_RECORD_BODIES }) }))
+    let prepared = kept.bodies.get(id)
     if (prepared !== undefined) return prepared
     const entry = index.get(id)
-    if (entry !== undefined)
-      bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag)))
+    if (entry !== undefined) {
+      // Only a record that has a verification date is parsed (once a day) to read it.
+      const age = entry.bytes.includes(VERIFIED_AT_KEY) ? verificationAgeField(entry.record, now) : undefined
+      const fields = age === undefined ? [] : ['verification-age', age]
+      kept.bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag, fields)))
+    }
     return prepared
   }
 

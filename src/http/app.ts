@@ -137,6 +137,7 @@ const API_CORS: CorsPolicy = {
     'X-Request-Id',
     'X-Publication-Id',
     'X-Records-Checksum',
+    'Verification-Age',
   ],
 }
 

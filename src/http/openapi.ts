@@ -171,6 +171,15 @@ function commonResponses(): JsonObject {
   }
 }
 
+/** How old a record's verification is today: derived from verified_at, so it is a header, never a record field. */
+const VERIFICATION_AGE = header(
+  'Present when the record has verified_at: whole days since it (UTC calendar days), followed by ";reverify" ' +
+    'for an official rule (kind fact) verified more than 12 months ago, flagged "à revérifier" on its page ' +
+    '(an RFC 8941 integer with a boolean parameter, e.g. 412;reverify).',
+  { type: 'string', pattern: '^[0-9]+(;reverify)?$' },
+  false,
+)
+
 const okHeaders = {
   ETag: header('Strong entity tag; send it back in If-None-Match for a 304.'),
   ...RATE_LIMIT_HEADERS,
@@ -323,10 +332,23 @@ export function buildOpenApiDocument(serverUrl?: string, contact?: string): Json
         'getFact',
         'One record, with its provenance (sources, verification fields).',
         [...parameters(FactPathSchema, 'path'), ...parameters(NoParamsSchema, 'query')],
-        jsonBody('The record.', ref('Fact'), okHeaders, {
-          rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE },
-        }),
-        { '404': errorResponse('404', 'Unknown record (code not_found).') },
+        jsonBody(
+          'The record.',
+          ref('Fact'),
+          { ...okHeaders, 'Verification-Age': VERIFICATION_AGE },
+          { rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE } },
+        ),
+        {
+          '304': {
+            description: 'Not modified: the If-None-Match ETag is current.',
+            headers: {
+              ETag: header('Strong entity tag.'),
+              'Verification-Age': VERIFICATION_AGE,
+              ...RATE_LIMIT_HEADERS,
+            },
+          },
+          '404': errorResponse('404', 'Unknown record (code not_found).'),
+        },
       ),
       '/facts.ndjson': downloadOperation(),
       '/changes': changesOperation(),

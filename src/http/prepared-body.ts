@@ -36,12 +36,16 @@ export class PreparedBody {
   readonly etag: string
   readonly #variants = new Map<Encoding, Buffer | Promise<Buffer>>()
 
-  /** `etag` when the caller already has the body's (records: computed at load). */
+  /**
+   * `etag` when the caller already has the body's (records: computed at load); `fields`, header
+   * fields (name, value, …) that describe the body and go out with its 200 and its 304 alike.
+   */
   constructor(
     body: Buffer | string,
     readonly type: string,
     readonly effort: Effort,
     etag?: string,
+    readonly fields: readonly string[] = [],
   ) {
     this.body = typeof body === 'string' ? Buffer.from(body) : body
     this.etag = etag ?? strongEtag(this.body)

@@ -223,6 +223,22 @@ describe('GET /api/v1/facts/{id} (getFact)', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual(fact)
   })
+  it('says how old its verification is today, in a header a browser may read', async () => {
+    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate())
+    for (const record of records) {
+      const res = await server.get(`/api/v1/facts/${record.id}?po_live=1`)
+      const age = res.headers.get('verification-age')
+      if (record.verified_at === undefined) expect(age, record.id).toBeNull()
+      else
+        expect(age, record.id).toMatch(
+          new RegExp(`^${(today - Date.parse(record.verified_at)) / 86_400_000}(;reverify)?$`),
+        )
+    }
+    const res = await server.get(`/api/v1/facts/${fact.id}?po_live=1`, {
+      headers: { origin: 'https://example.org' },
+    })
+    expect(res.headers.get('access-control-expose-headers')).toContain('Verification-Age')
+  })
   it('answers an unknown well-formed id with 404 naming it', async () => {
     const res = await server.get('/api/v1/facts/fait-0000000000000000?po_live=1')
     expect(res.status).toBe(404)
@@ -322,7 +338,7 @@ describe('CORS', () => {
     )
     expect(res.headers.get('access-control-allow-headers')!.toLowerCase()).not.toContain('mcp-')
     expect(res.headers.get('access-control-expose-headers')).toBe(
-      'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Publication-Id, X-Records-Checksum',
+      'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, X-Publication-Id, X-Records-Checksum, Verification-Age',
     )
   })
 })

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { KINDS } from './record.js'
-import { RECORD_STATUSES, ageInWords, needsReverification, statusOf, statusPhrase } from './status.js'
+import {
+  RECORD_STATUSES,
+  ageInDays,
+  ageInWords,
+  needsReverification,
+  statusOf,
+  statusPhrase,
+  verificationAgeField,
+} from './status.js'
 
 const NOW = new Date('2026-11-28T15:00:00Z')
 
@@ -26,6 +34,22 @@ describe('ageInWords', () => {
   it('reads a date after now as today, and an unreadable one as given', () => {
     expect(ageInWords('2027-01-01', NOW)).toBe('aujourd’hui')
     expect(ageInWords('bientôt', NOW)).toBe('le bientôt')
+  })
+})
+
+describe('verificationAgeField', () => {
+  it('gives whole days since the verification, flagged past twelve months for official rules only', () => {
+    expect(ageInDays('2026-11-27', NOW)).toBe(1)
+    expect(verificationAgeField({ kind: 'fact', verified_at: '2026-11-28' }, NOW)).toBe('0')
+    expect(verificationAgeField({ kind: 'fact', verified_at: '2026-07-15' }, NOW)).toBe('136')
+    expect(verificationAgeField({ kind: 'fact', verified_at: '2025-11-28' }, NOW)).toBe('365')
+    expect(verificationAgeField({ kind: 'fact', verified_at: '2025-11-27' }, NOW)).toBe('366;reverify')
+    // An explanation's date is shown, never flagged: it is not checked against the texts.
+    expect(verificationAgeField({ kind: 'lesson', verified_at: '2024-01-01' }, NOW)).toBe('1062')
+  })
+  it('says nothing without a readable date', () => {
+    expect(verificationAgeField({ kind: 'fact' }, NOW)).toBeUndefined()
+    expect(verificationAgeField({ kind: 'fact', verified_at: 'bientôt' }, NOW)).toBeUndefined()
   })
 })
 

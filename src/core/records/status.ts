@@ -45,15 +45,24 @@ const RELATIVE_DAYS = new Intl.RelativeTimeFormat('fr', { numeric: 'auto' })
 const RELATIVE = new Intl.RelativeTimeFormat('fr', { numeric: 'always' })
 
 /**
+ * Whole UTC calendar days from `isoDate` (a date or a date-time) to `now`'s day; 0 for a date after
+ * it, undefined when the date does not parse.
+ */
+export function ageInDays(isoDate: string, now: Date): number | undefined {
+  const then = Date.parse(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
+  if (Number.isNaN(then)) return undefined
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  return Math.max(0, Math.floor((today - then) / DAY_MS))
+}
+
+/**
  * How long ago a calendar date was, in French words at the scale a reader weighs it: days for the
  * first month ("il y a 12 jours"), then months ("il y a 4 mois"), then years. Days are whole UTC
  * calendar days, so the words change at most once a day. A date after `now` reads as today.
  */
 export function ageInWords(isoDate: string, now: Date): string {
-  const then = Date.parse(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
-  if (Number.isNaN(then)) return `le ${isoDate}`
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const days = Math.max(0, Math.floor((today - then) / DAY_MS))
+  const days = ageInDays(isoDate, now)
+  if (days === undefined) return `le ${isoDate}`
   // French apostrophes are typographic in Intl's output ("aujourd’hui"); the pages and texts use the same.
   if (days < 31) return RELATIVE_DAYS.format(-days, 'day')
   const months = Math.floor(days / 30.44)
@@ -81,6 +90,21 @@ export function needsReverification(record: Pick<Fact, 'kind' | 'verified_at'>, 
   if (Number.isNaN(verified)) return false
   const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - REVERIFY_AFTER_MONTHS, now.getUTCDate())
   return verified < limit
+}
+
+/**
+ * A record's verification age as the API's `Verification-Age` header field says it: whole days
+ * since `verified_at`, with the `reverify` flag past the threshold (an RFC 8941 integer with a
+ * boolean parameter, `412;reverify`). Undefined for a record without a verification date.
+ */
+export function verificationAgeField(
+  record: Pick<Fact, 'kind' | 'verified_at'>,
+  now: Date,
+): string | undefined {
+  if (record.verified_at === undefined) return undefined
+  const days = ageInDays(record.verified_at, now)
+  if (days === undefined) return undefined
+  return needsReverification(record, now) ? `${days};reverify` : String(days)
 }
 
 /** The flag's words, as the page, the MCP texts and the counts say them. */
