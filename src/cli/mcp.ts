@@ -21,6 +21,7 @@ import type { Fact } from '../core/records/record.js'
 import { buildMcpServer } from '../mcp/server.js'
 import { resolveApiRoot } from './api-root.js'
 import { UsageError, parseCommandArgs } from './args.js'
+import { AnsweringStdioTransport } from './answering-stdio.js'
 import { RemoteRecordReader } from './remote-reader.js'
 
 const USAGE = `Usage: reference-records mcp [--records-file FILE | --database-url URL | --base-url URL]
@@ -132,6 +133,7 @@ export async function runMcp(args: string[]): Promise<number> {
   }
   // One server per connection: the catalogue its instructions describe is read when the client connects.
   serveStdio(() => buildMcpServer(reader, { version: PACKAGE_VERSION, recordPage }), {
+    transport: new AnsweringStdioTransport(),
     onerror: (err) => say(err.message),
   })
   say(`serving over stdio from ${origin}`)

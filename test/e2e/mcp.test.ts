@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { spawn } from 'node:child_process'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -490,6 +491,46 @@ describe('MCP over stdio (reference-records mcp)', () => {
       // two tool calls, two API requests (plus our own read of the catalogue, and the server's when the
       // client connects: its instructions describe the records)
       expect(await remaining()).toBe(before - 4)
+    })
+
+    it('answers requests piped in before its stdin ended, then exits; a line that is not JSON gets a parse error', async () => {
+      const requests = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'pipe', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'get_fact', arguments: { id: FACT_ID } },
+        },
+      ]
+      const input = `${requests.map((r) => JSON.stringify(r)).join('\n')}\nnot json\n`
+      // Spawned, not spawnSync: the test server answers from this process's event loop.
+      const child = spawn(process.execPath, [CLI, 'mcp', '--base-url', `${server.url}/api/v1`], {
+        stdio: ['pipe', 'pipe', 'ignore'],
+      })
+      let stdout = ''
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+      child.stdin.end(input)
+      const status = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+      const run = { status, stdout }
+      expect(run.status).toBe(0)
+      const answers = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: unknown; result?: any; error?: any })
+      expect(answers.map((a) => a.id).sort()).toEqual([1, 2, null])
+      expect(answers.find((a) => a.id === 2)!.result.structuredContent.id).toBe(FACT_ID)
+      expect(answers.find((a) => a.id === null)!.error.code).toBe(-32700)
     })
   })
 })
