@@ -132,8 +132,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2, without «pluie», «France»; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, without «autoroute», «pluie»',
   'contrôlé hier soir à 135 sur une route à 80, est-ce un délit, je risque la prison ?':
     'the answer is #2, without «contrôlé», «hiver», «soir», «prison»; "Conduite après usage de stupéfiants : un délit sans seuil de tolérance" comes first, without «hiver», «soir», «135», «80»',
-  "tarif du forfait permis boîte automatique chez Code & Conduite et nombre d'heures incluses":
-    'the answer is #2, without «tarif», «nombre», «incluses»; "Calculateur du coût de votre permis" comes first, without «incluses»',
   "combien d'heures attendre après trois bières pour reprendre le volant":
     'the answer is #2, without «reprendre», «volant»; "Reprendre le volant après des années sans conduire" comes first, without «attendre», «trois», «bières»',
   "j'ai rayé une voiture garée sur un parking et je suis parti sans laisser de mot, qu'est-ce que je risque":

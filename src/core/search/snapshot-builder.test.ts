@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { digested } from '../../../test/support/digested.js'
 import type { Fact } from '../records/record.js'
 import { RecordIndex, withPreparedAnswers } from './record-index.js'
-import { SnapshotBuilder, partTransferList, type SnapshotPart } from './snapshot-builder.js'
+import { SnapshotBuilder, partTransferList, searchedText, type SnapshotPart } from './snapshot-builder.js'
 import { BUILT_COLUMNS, COLUMNS, SHARED_COLUMNS, SNAPSHOT_COLUMNS } from './snapshot-columns.js'
 import { transferList, type SnapshotData } from './snapshot-data.js'
 
@@ -147,5 +147,26 @@ describe('the columns of a snapshot (snapshot-columns.ts)', () => {
     const partTransferred = partTransferList(part)
     for (const name of BUILT_COLUMNS)
       expect([name, partTransferred.includes(part[name].buffer as ArrayBuffer)]).toEqual([name, true])
+  })
+})
+
+describe("an offer's price is searched", () => {
+  it('in words and as an amount, in its currency', () => {
+    const offer = sample.find((r) => r.kind === 'offer' && typeof r.offer_data?.price === 'number')!
+    const price = offer.offer_data!.price as number
+    expect(offer.text).not.toContain(`${price} €`) // the texts do not repeat it: the index must
+    const dollars = {
+      ...offer,
+      id: 'offer-00000000000000aa',
+      offer_data: { price: 12, price_currency: 'USD' },
+    }
+    expect(searchedText(offer).body).toContain(`Prix : ${price} €`)
+    expect(searchedText(dollars).body).toContain('Prix : 12 USD')
+    expect(searchedText({ ...offer, offer_data: {} }).body).not.toContain('Prix')
+    const index = RecordIndex.build({ records: sample })
+    const found = (q: string) => index.search({ q, limit: 50, offset: 0 }).results.map((r) => r.doc)
+    const doc = index.get(offer.id)!.doc
+    expect(found(`${price} euros`)).toContain(doc)
+    expect(found(`tarif ${offer.title}`)).toContain(doc)
   })
 })

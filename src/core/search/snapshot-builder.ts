@@ -63,12 +63,28 @@ export function urlKey(url: string): [number, number] {
 const PROMOTION: ReadonlySet<Kind> = new Set(['offer', 'tool', 'person', 'organization'])
 const rankClassOf = (record: Fact): number => (PROMOTION.has(record.kind) ? 1 : 0)
 
-/** What is searched: the title, and as body the text, description and references (source labels, bibliography). */
+/**
+ * An offer's price in words, as people ask for it (« prix du forfait code », « combien coûte… »):
+ * offers state it in `offer_data`, and their texts rarely repeat it.
+ */
+function priceWords(offer: NonNullable<Fact['offer_data']>): string | undefined {
+  if (offer.price === undefined) return undefined
+  const currency =
+    offer.price_currency === undefined || offer.price_currency === 'EUR' ? '€' : offer.price_currency
+  return `Prix : ${String(offer.price)} ${currency}`
+}
+
+/**
+ * What is searched: the title, and as body the text, description, an offer's price and references
+ * (source labels, bibliography).
+ */
 export function searchedText(record: Fact): { title: string; body: string } {
   // Gathered with a loop, not by spreading the optional bibliography into an array literal: the
   // spread made the build's hottest function deoptimise (and be compiled again) at each record shape
   // it had not met. Joined, not concatenated: the term reader walks a flat string faster than a rope.
   const parts = [record.text, record.description ?? '']
+  const price = record.offer_data === undefined ? undefined : priceWords(record.offer_data)
+  if (price !== undefined) parts.push(price)
   for (const source of record.sources) parts.push(source.label)
   const bibliography = record.bibliography
   if (bibliography !== undefined) for (const entry of bibliography) parts.push(entry)
