@@ -45,15 +45,22 @@ describe('question and function words', () => {
     )
     expect(search('temps de réaction').interpretation?.words).toEqual(['temps', 'réaction'])
   })
-  it('ignore "combien coûte" as a whole: the answer states an amount, not the verb', () => {
+  it('read "combien coûte" as asking for an amount: a price or a fine, which the answer names', () => {
     const page = search('combien coûte une amende pour stationnement sur le trottoir ?')
     expect(page.interpretation).toMatchObject({
-      words: ['amende', 'stationnement', 'trottoir'],
-      ignored: expect.arrayContaining(['combien', 'coûte']),
+      words: ['coûte', 'amende', 'stationnement', 'trottoir'],
+      ignored: expect.arrayContaining(['combien']),
+      expanded: expect.arrayContaining([{ word: 'coûte', with: ['prix', 'tarif', 'coût', 'amende'] }]),
     })
     expect(page.results[0]!.record.id).toBe('fait-8caa28720a6c4e0c')
-    expect(search('ça coûte combien, une amende ?').interpretation?.words).toEqual(['amende'])
-    expect(search("pourquoi l'assurance coûte plus cher ?").interpretation?.words).toContain('coûte')
+    const offer = search('combien coûte une heure de conduite ?').results[0]!.record
+    expect(offer.kind).toBe('offer')
+    expect(offer.offer_data?.price).toBeDefined()
+    expect(search('ça coûte combien, une amende ?').interpretation?.words).toEqual(['coûte', 'amende'])
+    // A record that holds the verb still matches it: « l'assurance coûte plus cher » finds its article.
+    expect(search("pourquoi l'assurance coûte plus cher ?").results[0]!.record.id).toBe(
+      'page-09207d65fa929d89',
+    )
   })
   it('all count when the query has nothing else (the contract), as whole words: "peux" is not "peu"', () => {
     const page = search('peux')
