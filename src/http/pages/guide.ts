@@ -49,7 +49,7 @@ export const GUIDES: readonly GuideSource[] = [
   },
 ]
 
-export type TocEntry = { level: number; slug: string; title: string }
+type TocEntry = { level: number; slug: string; title: string }
 export type RenderedGuide = {
   source: GuideSource
   title: string

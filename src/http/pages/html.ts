@@ -20,7 +20,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
 }
 
 /** Escapes text for an element's content or a quoted attribute value. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
 
 /** What a template accepts: markup, text (escaped), nothing (undefined, null, false), or a list of those. */
 export type HtmlValue = Html | string | number | undefined | null | false | readonly HtmlValue[]

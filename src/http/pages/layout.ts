@@ -13,7 +13,7 @@ export type Site = {
   assets: Assets
 }
 
-export type Section = 'home' | 'search' | 'docs' | 'reference'
+type Section = 'home' | 'search' | 'docs' | 'reference'
 
 export type PageOptions = {
   title: string

@@ -44,7 +44,7 @@ function calendarDate(value: string | undefined): string | undefined {
 }
 
 /** The record's own date for a citation: when it was last modified, or else last verified. */
-export const citationDate = (record: Fact): string | undefined =>
+const citationDate = (record: Fact): string | undefined =>
   calendarDate(record.modified_at) ?? calendarDate(record.verified_at)
 
 const dropUndefined = (o: JsonObject): JsonObject =>

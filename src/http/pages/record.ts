@@ -26,7 +26,7 @@ import { kindLabel, recordPath } from './record-view.js'
 import { searchPath } from './search-params.js'
 
 /** Where a related record's page is on this site, by its original address (undefined: not a record here). */
-export type RelatedLookup = (url: string) => string | undefined
+type RelatedLookup = (url: string) => string | undefined
 
 /** What a record page needs besides the record: who publishes it, and today (for a verification's age). */
 export type RecordPageContext = { related: RelatedLookup; publisher: Publisher; now: Date }

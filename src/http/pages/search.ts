@@ -34,7 +34,7 @@ ${option('france', REGION_LABELS_FR.france, params.region === 'france')}
 }
 
 /** The core's attribution line, its address a link. */
-export function attribution(record: Fact): Html {
+function attribution(record: Fact): Html {
   const line = attributionLine(record)
   const at = line.lastIndexOf(record.url)
   return html`<p class="attribution">${line.slice(0, at)}<a href="${record.url}">${record.url}</a></p>`
