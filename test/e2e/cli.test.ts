@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import type { Fact } from '../../src/core/records/record.js'
+import { needsReverification } from '../../src/core/records/status.js'
 import { startServer, type RunningServer } from '../../src/service/service.js'
 import { apiError, envelope, fakeFact, json, useScriptedServers } from '../support/scripted-server.js'
 
@@ -140,6 +141,18 @@ describe('dump', () => {
   })
 })
 
+/** How the CLI says a verification's age today (status.ts's rules), so the expected text holds on any day. */
+const daysSince = (date: string) => {
+  const now = new Date()
+  const days =
+    (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.parse(date)) / 86_400_000
+  return days === 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`
+}
+const reverifyNote = (date: string) =>
+  needsReverification({ kind: 'fact', verified_at: date }, new Date())
+    ? ': to re-verify (à revérifier, verified more than 12 months ago)'
+    : ''
+
 describe('search', () => {
   it('prints titles, kinds, links, official sources with their verification, and the attribution', async () => {
     const run = await cli(['search', 'vitesse', '--kind', 'fact', '--base-url', api])
@@ -153,7 +166,7 @@ describe('search', () => {
         '  https://code-et-conduite.example/vitesse-agglomeration',
         '  Official sources:',
         '    - Code de la route, article R413-3 — https://www.legifrance.gouv.fr/codes/section_lc/LEGITEXT000006074228/',
-        "  Verified against the official text on 2026-10-02 (scope: Relecture de l'article R413-3.)",
+        `  Verified against the official text on 2026-10-02 — ${daysSince('2026-10-02')}${reverifyNote('2026-10-02')} (scope: Relecture de l'article R413-3.)`,
         '  Source : Vitesse maximale en agglomération — https://code-et-conduite.example/vitesse-agglomeration',
         '',
       ].join('\n'),

@@ -36,7 +36,7 @@ const indent = (text: string, prefix: string): string =>
 
 /** Sources and verification, from the one set of provenance rules, indented under the record. */
 const provenance = (record: Fact, otherSources = false): string[] =>
-  provenanceLines(record, { otherSources }).map((line) => `  ${clean(line)}`)
+  provenanceLines(record, { otherSources, now: new Date() }).map((line) => `  ${clean(line)}`)
 
 /** Kind, title, id and link: the first lines of every record shown. */
 const heading = (record: Fact): string[] => [

@@ -4,6 +4,7 @@
  * words for every reader: the CLI, the MCP texts and the pages all render from here.
  */
 import type { Fact, Kind } from './record.js'
+import { REVERIFY_AFTER_MONTHS, REVERIFY_PHRASE, ageInDays, needsReverification } from './status.js'
 
 /** What each kind is called, and for those that explain or sell, the reminder that they are not official rules. */
 export const KIND_LABELS: Readonly<Record<Kind, { name: string; note?: string }>> = {
@@ -32,6 +33,18 @@ export const isOfficial = (record: Pick<Fact, 'kind' | 'sources'>): boolean =>
 export type ProvenanceOptions = {
   /** Also list the sources that are not official texts. Default false. */
   otherSources?: boolean
+  /** Say how old the verification is on this day, and flag a rule to re-verify. Default: no age. */
+  now?: Date
+}
+
+/** " — 74 days ago", and the re-verification flag past the threshold (status.ts). */
+function verificationAge(record: Fact, now: Date): string {
+  const days = ageInDays(record.verified_at!, now)
+  if (days === undefined) return ''
+  const age = days === 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`
+  return needsReverification(record, now)
+    ? ` — ${age}: to re-verify (${REVERIFY_PHRASE}, verified more than ${REVERIFY_AFTER_MONTHS} months ago)`
+    : ` — ${age}`
 }
 
 /**
@@ -55,7 +68,8 @@ export function provenanceLines(record: Fact, options: ProvenanceOptions = {}): 
   }
   if (record.verified_at !== undefined) {
     const scope = record.verification_scope === undefined ? '' : ` (scope: ${record.verification_scope})`
-    lines.push(`Verified against the official text on ${record.verified_at}${scope}`)
+    const age = options.now === undefined ? '' : verificationAge(record, options.now)
+    lines.push(`Verified against the official text on ${record.verified_at}${age}${scope}`)
   } else if (isOfficial(record)) {
     lines.push('Verification date: not documented')
   }
