@@ -1,7 +1,7 @@
 /** The HTTP status of each error code (docs/spec.md §7, docs/contract.md "Errors"): the one place codes meet statuses. */
 import { ApiError, type ErrorCode } from '../core/errors.js'
 
-export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   invalid_parameter: 400,
   not_found: 404,
   method_not_allowed: 405,
@@ -32,6 +32,3 @@ export class HttpRefusal extends ApiError {
 
 export const statusOf = (err: ApiError): number =>
   err instanceof HttpRefusal ? err.status : STATUS_BY_CODE[err.code]
-
-/** The code of a 4xx status raised by the framework (a bad URL, a body too large…). */
-export const codeOfStatus = (status: number): ErrorCode => CODE_BY_STATUS.get(status) ?? 'invalid_parameter'

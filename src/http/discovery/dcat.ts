@@ -15,7 +15,7 @@ const IANA = 'https://www.iana.org/assignments/media-types/'
 const EU = 'http://publications.europa.eu/resource/authority/'
 
 /** Prefixes only: every property keeps its vocabulary's own name, as harvesters read them. */
-export const DCAT_CONTEXT = {
+const DCAT_CONTEXT = {
   dcat: 'http://www.w3.org/ns/dcat#',
   dct: 'http://purl.org/dc/terms/',
   foaf: 'http://xmlns.com/foaf/0.1/',

@@ -24,7 +24,7 @@ export type ServerCard = {
 }
 
 /** The key under `_meta` holding the documentation's addresses, e.g. `org.example.records/links`. */
-export const linksMetaKey = (identity: ServerIdentity) => `${identity.namespace}/links`
+const linksMetaKey = (identity: ServerIdentity) => `${identity.namespace}/links`
 
 /**
  * The card of `identity`, whose endpoint serves `protocolVersions`; `links` are the catalogue's,

@@ -8,10 +8,10 @@
 import type { Fact } from '../../core/records/record.js'
 import { recordPath } from '../pages/record-view.js'
 
-export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
+const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
 /** Where the parts of a split sitemap are served: `/sitemaps/1.xml`, `/sitemaps/2.xml`… */
 export const SITEMAP_PARTS_ROOT = '/sitemaps'
-export const sitemapPartPath = (n: number): string => `${SITEMAP_PARTS_ROOT}/${n}.xml`
+const sitemapPartPath = (n: number): string => `${SITEMAP_PARTS_ROOT}/${n}.xml`
 
 /** The protocol's limits for one sitemap file (and one index). */
 export const SITEMAP_LIMITS = { maxUrls: 50_000, maxBytes: 52_428_800 } as const

@@ -12,7 +12,7 @@ import { recordPath } from '../pages/record-view.js'
 export const CHANGES_ATOM_PATH = DISCOVERY_PATHS.changesAtom
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
 /** Entries in the feed: the newest changes, across publications. */
-export const ATOM_ENTRIES = 50
+const ATOM_ENTRIES = 50
 
 const XML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
