@@ -15,7 +15,7 @@ import {
 import { UsageError } from './args.js'
 
 /** The path every API root ends with (docs/spec.md §9). */
-export const API_PATH = '/api/v1'
+const API_PATH = '/api/v1'
 
 const EXAMPLE = 'http://127.0.0.1:8080/api/v1'
 

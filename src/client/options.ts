@@ -5,7 +5,7 @@ import type { SearchParameters } from './wire.js'
 
 /** Default API root: a service started with `reference-records serve` on this machine. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/api/v1'
-export const DEFAULT_MAX_RETRIES = 3
+const DEFAULT_MAX_RETRIES = 3
 /** Redirects followed per request, at most; each must stay on the origin of `baseUrl`. */
 export const MAX_REDIRECTS = 3
 

@@ -24,7 +24,7 @@ export type PageEvent = {
 export type FetchPage = (offset: number) => Promise<SearchEnvelope>
 
 /** Records beyond this many cannot be reached: the last page starts at MAX_OFFSET. */
-export const reachableTotal = (pageSize: number = PAGE_SIZE): number => MAX_OFFSET + pageSize
+const reachableTotal = (pageSize: number = PAGE_SIZE): number => MAX_OFFSET + pageSize
 
 /** Yields every record of every page once, in the server's order. */
 export async function* pageAll(

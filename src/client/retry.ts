@@ -8,11 +8,11 @@
 import { RecordsApiError, RecordsConnectionError } from './errors.js'
 
 /** A wait longer than this is not waited for: the request fails at once (docs/spec.md §7). */
-export const MAX_RETRY_AFTER_MS = 60_000
+const MAX_RETRY_AFTER_MS = 60_000
 /** Script back-off: 0.5 s × 2ⁿ, capped at 8 s, minus up to 25 % jitter. */
-export const BACKOFF = { initialMs: 500, maxMs: 8_000, jitter: 0.25 } as const
+const BACKOFF = { initialMs: 500, maxMs: 8_000, jitter: 0.25 } as const
 /** Browser wait when the server gives no readable Retry-After: one quota window. */
-export const BROWSER_DEFAULT_WAIT_MS = 60_000
+const BROWSER_DEFAULT_WAIT_MS = 60_000
 
 /**
  * Statuses retried. 429 and 503 per the spec; 502 and 504 are what a proxy in front of the service

@@ -13,7 +13,7 @@ export type Kind =
 export type Source = { url: string; label: string; type: 'official' | 'operator' | 'brand' | 'source' }
 
 /** Video displayed on a lesson, with its structured-data values; no transcript. */
-export type Video = {
+type Video = {
   youtube_id?: string
   title?: string
   description?: string
@@ -27,15 +27,15 @@ export type Video = {
 }
 
 /** schema.org-flavoured and open: the listed properties are typed, others pass through. */
-export type OrganizationData = {
+type OrganizationData = {
   [key: string]: unknown
   legal_name?: string
   address?: string | Record<string, unknown>
   telephone?: string
   same_as?: string[]
 }
-export type PersonData = { [key: string]: unknown; job_title?: string; affiliation?: string }
-export type OfferData = {
+type PersonData = { [key: string]: unknown; job_title?: string; affiliation?: string }
+type OfferData = {
   [key: string]: unknown
   price?: number | string
   price_currency?: string

@@ -39,7 +39,7 @@ export const processIo = (): CliIo => ({
 })
 
 /** Environment variable naming the API root, when `--base-url` is not given. */
-export const BASE_URL_ENV = BASE_URL_SETTING
+const BASE_URL_ENV = BASE_URL_SETTING
 
 /** Options every client command takes. */
 export const COMMON_OPTIONS = {

@@ -9,7 +9,7 @@ import { connectTo } from '../../core/records/postgres/connection.js'
 import type { CliIo } from './common.js'
 import { UsageError } from './exit-codes.js'
 
-export const DATABASE_OPTIONS = {
+const DATABASE_OPTIONS = {
   'database-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']

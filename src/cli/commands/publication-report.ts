@@ -4,7 +4,7 @@ import type { PublicationSummary, SnapshotSummary } from '../../core/records/pos
 import type { Publication } from '../../core/records/postgres/snapshot-reader.js'
 
 /** Ids shown per kind of change; the rest is counted. */
-export const SHOWN_IDS = 5
+const SHOWN_IDS = 5
 
 const shortChecksum = (checksum: string) => checksum.slice(0, 12)
 

@@ -15,7 +15,7 @@ export function formatWait(ms: number): string {
 }
 
 /** Why the client retries, in a few words. */
-export function retryReason(event: Pick<RetryEvent, 'status' | 'error'>): string {
+function retryReason(event: Pick<RetryEvent, 'status' | 'error'>): string {
   const { status, error } = event
   if (status === 0)
     return `could not reach the service (${error.message.replace(/^Could not reach \S+: /, '')})`
