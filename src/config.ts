@@ -163,7 +163,7 @@ export function parseTrustedProxies(value: string): string[] {
 }
 
 /** Parses METRICS_ALLOW: the keywords loopback, private and *, or addresses and CIDR ranges. Throws naming the bad entry. */
-export function parseAllowedClients(value: string): string[] {
+function parseAllowedClients(value: string): string[] {
   const entries = value
     .split(',')
     .map((e) => e.trim())
@@ -193,7 +193,7 @@ export const flagName = (setting: string): string => setting.toLowerCase().repla
  * The one rule for a setting's value: a flag wins over the environment, and an empty value
  * (`PORT=`, `--port ''`) means "not set", as in most twelve-factor tools.
  */
-export function settingValue(
+function settingValue(
   env: NodeJS.ProcessEnv,
   flags: Record<string, string | undefined>,
   name: string,
@@ -330,7 +330,7 @@ export function loadDatabaseUrl(env: NodeJS.ProcessEnv = process.env, flag?: str
 }
 
 /** A URL as it may be printed (quoted): its password replaced, so errors and logs never show a credential. */
-export function redactUrl(value: string): string {
+function redactUrl(value: string): string {
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }
 

@@ -100,11 +100,7 @@ export function catalogueLinks(options: CatalogueOptions): Catalogue['links'] {
   }
 }
 
-export function buildCatalogue(
-  index: RecordIndex,
-  options: CatalogueOptions,
-  now: Date = new Date(),
-): Catalogue {
+function buildCatalogue(index: RecordIndex, options: CatalogueOptions, now: Date = new Date()): Catalogue {
   return {
     name: 'Reference-Records API',
     description:

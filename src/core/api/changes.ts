@@ -9,7 +9,7 @@ import { RecordIdSchema } from '../records/record.js'
 import { API_PREFIX, PoLiveSchema } from './schemas.js'
 
 export const CHANGES_PATH = `${API_PREFIX}/changes`
-export const CHANGES_LIMITS = { maxLimit: 1_000, defaultLimit: 500 } as const
+const CHANGES_LIMITS = { maxLimit: 1_000, defaultLimit: 500 } as const
 
 /** A publication id: PostgreSQL's publication number, or a records file snapshot's 16-hex content version. */
 const PUBLICATION_ID = /^(?:\d{1,18}|[0-9a-f]{16})$/
@@ -66,7 +66,7 @@ export type ChangesParams = z.infer<typeof ChangesParamsSchema>
 
 const address = z.string().describe('Absolute URL, or root-relative when no public base URL is configured.')
 
-export const ChangeSchema = component(
+const ChangeSchema = component(
   z.strictObject({
     id: RecordIdSchema,
     change: z
@@ -86,6 +86,7 @@ export const ChangeSchema = component(
   { id: 'Change', description: "One record's change in one publication." },
 )
 
+/** Only its type is read here; registering it as a component puts it in the OpenAPI document. @public */
 export const ChangeFeedSchema = component(
   z.strictObject({
     publication: z
@@ -113,7 +114,7 @@ export const ChangeFeedSchema = component(
 export type ChangeFeedAnswer = z.infer<typeof ChangeFeedSchema>
 
 /** Where validated parameters say to start reading. */
-export function changesFrom(params: ChangesParams): ChangesFrom {
+function changesFrom(params: ChangesParams): ChangesFrom {
   if (params.cursor !== undefined) {
     const [, publication, offset] = CURSOR.exec(params.cursor)!
     return { cursor: { publication: publication!, offset: Number(offset) } }

@@ -27,7 +27,7 @@ export interface RecordReader {
 }
 
 /** Seconds a client should wait when no snapshot is loaded yet: a load normally takes well under that. */
-export const NOT_READY_RETRY_AFTER_SECONDS = 5
+const NOT_READY_RETRY_AFTER_SECONDS = 5
 
 /** The served snapshot, or the `unavailable` error every operation answers before the first load. */
 export function currentSnapshot(records: LiveRecords): RecordIndex {

@@ -27,7 +27,7 @@ import type { z } from 'zod'
 /** The answer of a compiled check that leaves the verdict to zod. */
 export const UNSURE: unique symbol = Symbol('fast-parse: unsure')
 
-export type FastParse<T> = (value: unknown) => T | typeof UNSURE
+type FastParse<T> = (value: unknown) => T | typeof UNSURE
 
 /** What a compiled check measured of an output it accepted, for json-text.ts. */
 export type OutputMeasure = {

@@ -14,7 +14,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; error: string }
-export function tryJson(text: string): JsonResult {
+function tryJson(text: string): JsonResult {
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (err) {

@@ -25,7 +25,7 @@ import {
  * The largest JSON document (an array, or `{"records": [...]}`) read whole: V8 cannot hold a string
  * over ~512 MiB of UTF-16, so a larger document would fail halfway; NDJSON has no such bound.
  */
-export const MAX_DOCUMENT_BYTES = 400 * 2 ** 20
+const MAX_DOCUMENT_BYTES = 400 * 2 ** 20
 
 /**
  * The longest NDJSON line read: a record holds at most RECORD_BOUNDS.totalCharacters characters of

@@ -10,7 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 export type ByteRange = { start: number; end: number }
 
 /** Below this many bytes per part, a thread costs more than it saves (about 20 000 generated records). */
-export const MIN_PART_BYTES = 32 * 2 ** 20
+const MIN_PART_BYTES = 32 * 2 ** 20
 
 const CHUNK = 4 * 2 ** 20
 const LF = 0x0a

@@ -61,7 +61,7 @@ const items = <T extends z.ZodType>(item: T) => z.array(item).max(B.items)
 // Unknown keys are kept out of published records: strict objects catch typos in a records file.
 const strict = z.strictObject
 
-export const SourceSchema = component(
+const SourceSchema = component(
   strict({
     url: httpUrl(),
     label: nonEmpty(),
@@ -70,7 +70,7 @@ export const SourceSchema = component(
   { id: 'Source', description: 'A source of the record. `official` marks a legal or governmental text.' },
 )
 
-export const VideoSchema = component(
+const VideoSchema = component(
   strict({
     youtube_id: shortText().optional(),
     title: shortText().optional(),
@@ -91,18 +91,18 @@ export const VideoSchema = component(
   },
 )
 
-export const ChapterSchema = component(strict({ number: z.int().nonnegative(), title: nonEmpty() }), {
+const ChapterSchema = component(strict({ number: z.int().nonnegative(), title: nonEmpty() }), {
   id: 'Chapter',
   description: 'Course chapter of a lesson.',
 })
 
-export const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(), text: longText() }), {
+const RelatedSchema = component(strict({ title: nonEmpty(), url: httpUrl(), text: longText() }), {
   id: 'Related',
   description: 'A related record or page.',
 })
 
 // schema.org-flavoured, open objects (docs/contract.md "Record fields left open"): the listed properties are typed, others pass through.
-export const OrganizationDataSchema = component(
+const OrganizationDataSchema = component(
   z.looseObject({
     legal_name: shortText().optional(),
     address: z.union([longText(), z.record(z.string(), z.unknown())]).optional(),
@@ -112,14 +112,14 @@ export const OrganizationDataSchema = component(
   { id: 'OrganizationData' },
 )
 
-export const PersonDataSchema = component(
+const PersonDataSchema = component(
   z.looseObject({ job_title: shortText().optional(), affiliation: shortText().optional() }),
   {
     id: 'PersonData',
   },
 )
 
-export const OfferDataSchema = component(
+const OfferDataSchema = component(
   z.looseObject({
     price: z.union([z.number().nonnegative(), shortText()]).optional(),
     price_currency: z

@@ -10,7 +10,7 @@ export const RECORD_STATUSES = ['official_rule', 'explanation', 'offer', 'organi
 export type RecordStatus = (typeof RECORD_STATUSES)[number]
 
 /** Each kind's status: only facts are official rules; lessons, method, articles, site pages and tools explain. */
-export const STATUS_OF_KIND: Readonly<Record<Kind, RecordStatus>> = {
+const STATUS_OF_KIND: Readonly<Record<Kind, RecordStatus>> = {
   fact: 'official_rule',
   expertise: 'explanation',
   article: 'explanation',

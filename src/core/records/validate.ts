@@ -140,10 +140,3 @@ export class ValidRecords {
     return this.#records
   }
 }
-
-/** Validates every record of a set held in memory; throws as RecordValidator does. */
-export function validateRecords(origin: string, raw: readonly RawRecord[]): Fact[] {
-  const valid = new ValidRecords(origin)
-  for (const { value, where } of raw) valid.add(value, where)
-  return valid.finish()
-}

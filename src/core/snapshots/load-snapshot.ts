@@ -17,7 +17,7 @@ import type { BuildReply, BuildRequest } from './build-worker.js'
  * that did not change where the served snapshot holds them (previous-records.ts). `threads` and
  * `minPartBytes` override the number of threads and the least a thread reads (ndjson-parts.ts; tests use both).
  */
-export type LoadOptions = { serving?: RecordIndex; threads?: number; minPartBytes?: number }
+type LoadOptions = { serving?: RecordIndex; threads?: number; minPartBytes?: number }
 
 /** Builds the snapshot of a source, or throws `records: …` (SourceUnavailableError when only for now). */
 export type SnapshotLoader = (source: RecordSource, options?: LoadOptions) => Promise<RecordIndex>

@@ -2,7 +2,7 @@
 import pg, { type ClientConfig } from 'pg'
 
 /** Bounds on talking to the database, so a vanished server is noticed instead of waited for. */
-export const CONNECT_TIMEOUT_MS = 10_000
+const CONNECT_TIMEOUT_MS = 10_000
 
 /**
  * Client settings for `url`. `application_name` names the role of the connection in

@@ -21,7 +21,7 @@ export const SNAPSHOT_LOCK_KEY = `hashtext('reference_records.snapshot.' || curr
 export const PUBLISH_LOCK = `SELECT pg_advisory_xact_lock(hashtext('reference_records.publish.' || current_schema()))`
 
 /** SQLSTATE of "relation does not exist": the schema was never migrated. */
-export const UNDEFINED_TABLE = '42P01'
+const UNDEFINED_TABLE = '42P01'
 
 /** Whether a pg error says the tables do not exist yet. */
 export const isUndefinedTable = (err: unknown): boolean =>
