@@ -33,7 +33,7 @@ export type FuzzOptions = {
 }
 
 /** The costliest case of the cost phase, per request, on the service's event loop. */
-export type WorstCost = {
+type WorstCost = {
   kind: string
   /** CPU of the service's main thread while the case was answered, in ms. */
   cpuMs: number
@@ -74,7 +74,7 @@ export type FuzzStats = {
  * group leader's). Nanoseconds, where /proc/<pid>/stat counts 10 ms ticks; and the main thread is the
  * event loop, the one a costly request takes from every other.
  */
-export function mainThreadCpuNs(pid: number): number {
+function mainThreadCpuNs(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0])
 }
 
@@ -88,7 +88,7 @@ export const MAX_SECOND_HALF_GROWTH_MIB = 128
 /** …and RSS stays far below what a per-connection leak reaches (seen: 230–480 MiB at most; Node 24 keeps a larger heap). */
 export const MAX_RSS_MIB = 768
 
-export function rssKiB(pid: number): number {
+function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN)
 }
@@ -151,7 +151,7 @@ const SERVED_API = (json: any) =>
     json.jsonrpc === '2.0')
 
 /** The rules every response obeys; returns what is wrong, or nothing. `method` is its request's. */
-export function checkResponse(res: RawResponse, method: string, pages = false): string | undefined {
+function checkResponse(res: RawResponse, method: string, pages = false): string | undefined {
   if (res.status >= 500) return `status ${res.status}`
   if (res.headers['x-content-type-options'] !== 'nosniff') return `status ${res.status} without nosniff`
   if (res.headers['access-control-allow-origin'] !== '*') return `status ${res.status} without CORS`

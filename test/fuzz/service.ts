@@ -46,7 +46,7 @@ function fuzzRecordsFile(): string {
 
 export type FuzzTarget = { spawned: Spawned; port: number; pid: number; stop(): Promise<number | null> }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer().listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as { port: number }

@@ -10,7 +10,7 @@ export type SearchFirstPage = (q: string) => { ids: readonly string[]; total: nu
 
 export const FIRST_PAGE_SIZE = 10
 
-export type Outcome = {
+type Outcome = {
   row: TableRow
   /** An accepted record is the first result. */
   first: boolean
@@ -78,23 +78,6 @@ function summarise(outcomes: Outcome[]): Measurement {
   ).filter((f) => f.queries > 0)
   figures.push(sum('all', outcomes))
   return { outcomes, figures }
-}
-
-const percent = (n: number, of: number) => `${of === 0 ? 0 : Math.round((100 * n) / of)} %`
-
-/** The figures as a Markdown table (docs/search.md quotes it). */
-export function figuresTable(figures: readonly CategoryFigures[]): string {
-  const lines = [
-    '| category | queries | right record first | on the first page | zero results |',
-    '|---|---:|---:|---:|---:|',
-  ]
-  for (const f of figures) {
-    const name = f.category === 'all' ? '**all**' : f.category
-    lines.push(
-      `| ${name} | ${f.queries} | ${f.first} (${percent(f.first, f.queries)}) | ${f.firstPage} (${percent(f.firstPage, f.queries)}) | ${f.zero} (${percent(f.zero, f.queries)}) |`,
-    )
-  }
-  return lines.join('\n')
 }
 
 /**

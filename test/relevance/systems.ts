@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch'
 import pg from 'pg'
 import { Catalogues } from '../../src/core/api/catalogue.js'
 import { LocalRecordReader } from '../../src/core/api/reader.js'
-import { answerSearch, searchEnvelope } from '../../src/core/api/search.js'
+import { answerSearch } from '../../src/core/api/search.js'
 import type { SearchEnvelope } from '../../src/core/api/schemas.js'
 import type { Fact } from '../../src/core/records/record.js'
 import type { MatchMode } from '../../src/core/search/match-mode.js'
@@ -156,7 +156,3 @@ export const systemOf = (name: string, search: SearchFirstPage): System => ({
   name,
   search: async (q) => search(q),
 })
-
-/** The envelope the MCP tool answers, for tests that compare it with the REST answer. */
-export const restEnvelope = (index: RecordIndex, q: string, match: MatchMode): SearchEnvelope =>
-  searchEnvelope(answerSearch(index, { q, match, limit: FIRST_PAGE_SIZE, offset: 0 }))

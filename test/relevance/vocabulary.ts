@@ -13,8 +13,8 @@ import { fold, foldPlural, tokenize } from '../../src/core/search/tokenize.js'
  * plural folding, then word forms (the stemmer and data/search/forms.json). Each group is listed
  * once, under the last step it needs, so a reviewer reads each kind of merge in its own table.
  */
-export const MERGE_LEVELS = ['accents', 'plurals', 'forms'] as const
-export type MergeLevel = (typeof MERGE_LEVELS)[number]
+const MERGE_LEVELS = ['accents', 'plurals', 'forms'] as const
+type MergeLevel = (typeof MERGE_LEVELS)[number]
 
 /** A group of two or more written words the index holds under one key (a form key, or the folded word). */
 export type WordMerge = { level: MergeLevel; key: string; words: string[] }

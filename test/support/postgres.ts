@@ -23,7 +23,7 @@ export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgre
 export const postgresAvailable = () => serviceAvailable('PostgreSQL', POSTGRES_URL)
 
 /** `url` with its search_path set to `schema` (through libpq's `options` parameter, which node-postgres reads too). */
-export function urlWithSchema(url: string, schema: string): string {
+function urlWithSchema(url: string, schema: string): string {
   const u = new URL(url)
   u.searchParams.set('options', `-c search_path=${schema}`)
   return u.href

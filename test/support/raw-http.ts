@@ -48,7 +48,7 @@ export async function rawExchange(
   return exchangeOn(socket, bytes, options)
 }
 
-export async function exchangeOn(
+async function exchangeOn(
   socket: Socket,
   bytes: string | Buffer | (string | Buffer)[],
   options: RawOptions = {},

@@ -31,7 +31,7 @@ export type ScriptedServer = {
   close(): Promise<void>
 }
 
-export const EXHAUSTED_STATUS = 599
+const EXHAUSTED_STATUS = 599
 
 /** Shorthands for the common answers. */
 export const json = (body: unknown, headers: Record<string, string> = {}): ScriptedResponse => ({
@@ -54,7 +54,7 @@ export const redirect = (location: string, status = 307): ScriptedResponse => ({
   headers: { location },
 })
 
-export async function startScriptedServer(...scripts: Script[]): Promise<ScriptedServer> {
+async function startScriptedServer(...scripts: Script[]): Promise<ScriptedServer> {
   const queue: Script[] = [...scripts]
   const log: string[] = []
   const server = createServer((req, res) => {
@@ -121,7 +121,7 @@ export const fakeFact = (n: number) => ({
 })
 
 /** A `sleep` that returns at once and remembers each requested wait, in milliseconds. */
-export function fakeSleep(): { waits: number[]; sleep: (ms: number, signal?: AbortSignal) => Promise<void> } {
+function fakeSleep(): { waits: number[]; sleep: (ms: number, signal?: AbortSignal) => Promise<void> } {
   const waits: number[] = []
   return {
     waits,

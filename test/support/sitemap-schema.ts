@@ -10,7 +10,7 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/sitemaps/${name}`, import.meta.url), 'utf8')
 const SCHEMAS = { urlset: fixture('sitemap.xsd'), sitemapindex: fixture('siteindex.xsd') }
 
-export const PROTOCOL_LIMITS = { maxUrls: 50_000, maxBytes: 52_428_800 }
+const PROTOCOL_LIMITS = { maxUrls: 50_000, maxBytes: 52_428_800 }
 
 /** The schema errors of `xml` as a sitemap of the given root element (empty when valid), and the limits it breaks. */
 export async function sitemapProblems(xml: string, root: keyof typeof SCHEMAS): Promise<string[]> {

@@ -15,7 +15,7 @@ import { mutate } from './record-mutations.js'
  * The one promise of the compiled check: what it accepts, FactSchema accepts, with the same JSON
  * (keys, their order, trims). Returns whether the compiled check accepted.
  */
-export function agreesWithZod(value: unknown): boolean {
+function agreesWithZod(value: unknown): boolean {
   const fast = fastParseRecord(value)
   if (fast === undefined) return false
   const zod = FactSchema.safeParse(value)
