@@ -27,7 +27,7 @@ import {
   type TermGroup,
 } from './match-plan.js'
 import { matchWithPlan } from './match.js'
-import type { PostingsOf } from './postings.js'
+import type { TermPostingsOf } from './dense-postings.js'
 
 export type BestMatchRequest = {
   groups: readonly TermGroup[]
@@ -51,7 +51,7 @@ export type BestMatchAnswer = {
 const NOTHING: BestMatchAnswer = { total: 0, docs: [], masks: [], best: 0 }
 
 export function matchBest(
-  postings: PostingsOf,
+  postings: TermPostingsOf,
   stats: FieldStats,
   ranking: Ranking,
   request: BestMatchRequest,
@@ -251,7 +251,7 @@ const TAKEN = 0x80
 function countHolding(
   request: BestMatchRequest,
   mask: number,
-  postings: PostingsOf,
+  postings: TermPostingsOf,
   stats: FieldStats,
   ranking: Ranking,
 ): number {

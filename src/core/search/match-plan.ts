@@ -3,7 +3,8 @@
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { seek, unionOfDocs, type PostingsOf } from './postings.js'
+import { DensePostings, lengthOf, type TermPostingsOf } from './dense-postings.js'
+import { seek, unionOfDocs } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
 export type Alternative = { readonly slots: readonly (readonly WeightedTerm[])[]; readonly weight: number }
@@ -34,16 +35,17 @@ export const TITLE_COVER = 1.5
  * still enter the page on the next criteria.
  */
 export const BOUND_SLACK = 1e-9
+const NO_DOCS = new Uint32Array(0)
+const NO_COUNTS = new Uint8Array(0)
 /** The most rarity adds to a group's weight: a word in one document weighs 1 + RARITY_SHARE, a word in all of them 1. */
 const RARITY_SHARE = 0.5
 
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
-function rarestFirst(groups: readonly TermGroup[], postings: PostingsOf): PlannedGroup[] {
+function rarestFirst(groups: readonly TermGroup[], postings: TermPostingsOf): PlannedGroup[] {
   const size = (group: TermGroup) =>
     group.reduce(
       (n, option) =>
-        n +
-        Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + postings(t.term).docs.length, 0))),
+        n + Math.min(...option.slots.map((slot) => slot.reduce((m, t) => m + lengthOf(postings(t.term)), 0))),
       0,
     )
   return groups
@@ -75,6 +77,11 @@ export class Plan {
   readonly #docs: Uint32Array[] = []
   readonly #titleTf: Uint8Array[] = []
   readonly #bodyTf: Uint8Array[] = []
+  /**
+   * Per cursor: the word's postings as bits when it is one most documents hold (its arrays above are
+   * then empty), tested instead of sought; undefined otherwise.
+   */
+  readonly #dense: (DensePostings | undefined)[] = []
   /** Per cursor: next position to look at, and weight × idf. */
   readonly #at: Int32Array
   readonly #weight: Float64Array
@@ -98,7 +105,7 @@ export class Plan {
   /** The query's groups the plan holds (all of them but, for best match, those no document holds). */
   readonly groups: readonly TermGroup[]
 
-  private constructor(groups: readonly PlannedGroup[], postings: PostingsOf, stats: FieldStats) {
+  private constructor(groups: readonly PlannedGroup[], postings: TermPostingsOf, stats: FieldStats) {
     this.groups = groups.map((g) => g.group)
     this.#stats = stats
     const documentCount = stats.titleLength.length
@@ -111,10 +118,19 @@ export class Plan {
         for (const slot of option.slots) {
           for (const { term, weight } of slot) {
             const p = postings(term)
-            this.#docs.push(p.docs)
-            this.#titleTf.push(p.titleTf)
-            this.#bodyTf.push(p.bodyTf)
-            weights.push(weight * Math.log(1 + (documentCount - p.docs.length + 0.5) / (p.docs.length + 0.5)))
+            const length = lengthOf(p)
+            if (p instanceof DensePostings) {
+              this.#docs.push(NO_DOCS)
+              this.#titleTf.push(NO_COUNTS)
+              this.#bodyTf.push(NO_COUNTS)
+              this.#dense.push(p)
+            } else {
+              this.#docs.push(p.docs)
+              this.#titleTf.push(p.titleTf)
+              this.#bodyTf.push(p.bodyTf)
+              this.#dense.push(undefined)
+            }
+            weights.push(weight * Math.log(1 + (documentCount - length + 0.5) / (length + 0.5)))
           }
           this.#slotStart.push(this.#docs.length)
         }
@@ -133,7 +149,7 @@ export class Plan {
   }
 
   /** The plan, or undefined when a group can match nothing (so the query matches nothing). */
-  static of(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
+  static of(groups: readonly TermGroup[], postings: TermPostingsOf, stats: FieldStats): Plan | undefined {
     const plan = new Plan(rarestFirst(groups, postings), postings, stats)
     const groupCount = plan.#groupStart.length - 1
     if (groupCount === 0) return undefined
@@ -146,7 +162,11 @@ export class Plan {
    * each with its bit in the query's mask; undefined when no group can match anything. At most
    * `MAX_BEST_GROUPS` groups, the rarest: a mask is a 32-bit integer.
    */
-  static forBest(groups: readonly TermGroup[], postings: PostingsOf, stats: FieldStats): Plan | undefined {
+  static forBest(
+    groups: readonly TermGroup[],
+    postings: TermPostingsOf,
+    stats: FieldStats,
+  ): Plan | undefined {
     const usable = rarestFirst(groups, postings).filter(({ group }) =>
       group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)),
     )
@@ -164,12 +184,16 @@ export class Plan {
     return this.#groupWeight[g]!
   }
 
-  /** The postings lists of group `g`'s words (each alternative's, each form's): documents and title counts. */
+  /**
+   * The postings lists of group `g`'s words (each alternative's, each form's): documents and title
+   * counts, every document holding the word, or at least those whose title holds it.
+   */
   listsOf(g: number): { docs: Uint32Array; titleTf: Uint8Array }[] {
     const first = this.#slotStart[this.#optionStart[this.#groupStart[g]!]!]!
     const end = this.#slotStart[this.#optionStart[this.#groupStart[g + 1]!]!]!
     const lists = []
-    for (let c = first; c < end; c++) lists.push({ docs: this.#docs[c]!, titleTf: this.#titleTf[c]! })
+    for (let c = first; c < end; c++)
+      lists.push(this.#dense[c]?.titled ?? { docs: this.#docs[c]!, titleTf: this.#titleTf[c]! })
     return lists
   }
 
@@ -216,6 +240,7 @@ export class Plan {
     const docsOf = this.#docs
     const titleTfOf = this.#titleTf
     const bodyTfOf = this.#bodyTf
+    const denseOf = this.#dense
     const cursorAt = this.#at
     const weight = this.#weight
     const optionWeight = this.#optionWeight
@@ -232,15 +257,27 @@ export class Plan {
       if (this.#simple) {
         // Group g is cursor g, scored in the order `matches` scores it, so a document holding every
         // group gets the very score an all-words search gives it.
-        const docs = docsOf[g]!
-        let at = cursorAt[g]!
-        if (at < docs.length && docs[at]! < doc) at = cursorAt[g] = seek(docs, doc, at)
-        if (at >= docs.length || docs[at] !== doc) {
-          lacking = true
-          continue
+        let titleTf: number
+        let bodyTf: number
+        const dense = denseOf[g]
+        if (dense !== undefined) {
+          if (!dense.has(doc)) {
+            lacking = true
+            continue
+          }
+          titleTf = dense.titleTf(doc)
+          bodyTf = dense.bodyTf(doc)
+        } else {
+          const docs = docsOf[g]!
+          let at = cursorAt[g]!
+          if (at < docs.length && docs[at]! < doc) at = cursorAt[g] = seek(docs, doc, at)
+          if (at >= docs.length || docs[at] !== doc) {
+            lacking = true
+            continue
+          }
+          titleTf = titleTfOf[g]![at]!
+          bodyTf = bodyTfOf[g]![at]!
         }
-        const titleTf = titleTfOf[g]![at]!
-        const bodyTf = bodyTfOf[g]![at]!
         total +=
           optionWeight[g]! *
           weight[g]! *
@@ -280,6 +317,7 @@ export class Plan {
     const docsOf = this.#docs
     const titleTfOf = this.#titleTf
     const bodyTfOf = this.#bodyTf
+    const denseOf = this.#dense
     const cursorAt = this.#at
     const weight = this.#weight
     const slotStart = this.#slotStart
@@ -296,12 +334,21 @@ export class Plan {
         let slotBest = -1
         let slotTitle = false
         for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
-          const docs = docsOf[c]!
-          let at = cursorAt[c]!
-          if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-          if (at >= docs.length || docs[at] !== doc) continue
-          const titleTf = titleTfOf[c]![at]!
-          const bodyTf = bodyTfOf[c]![at]!
+          let titleTf: number
+          let bodyTf: number
+          const dense = denseOf[c]
+          if (dense !== undefined) {
+            if (!dense.has(doc)) continue
+            titleTf = dense.titleTf(doc)
+            bodyTf = dense.bodyTf(doc)
+          } else {
+            const docs = docsOf[c]!
+            let at = cursorAt[c]!
+            if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
+            if (at >= docs.length || docs[at] !== doc) continue
+            titleTf = titleTfOf[c]![at]!
+            bodyTf = bodyTfOf[c]![at]!
+          }
           const score =
             weight[c]! *
             ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
@@ -332,14 +379,16 @@ export class Plan {
   coverage = 0
 
   /** The postings lists whose union holds every document of group `g` (each alternative's smallest slot). */
-  #groupLists(g: number): { lists: Uint32Array[]; size: number } {
-    const lists: Uint32Array[] = []
+  #groupLists(g: number): { lists: (Uint32Array | DensePostings)[]; size: number } {
+    const lists: (Uint32Array | DensePostings)[] = []
     let size = 0
     for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
-      let slotLists: Uint32Array[] = []
+      let slotLists: (Uint32Array | DensePostings)[] = []
       let slotSize = Infinity
       for (let s = this.#optionStart[o]!; s < this.#optionStart[o + 1]!; s++) {
-        const own = this.#docs.slice(this.#slotStart[s]!, this.#slotStart[s + 1]!)
+        const own: (Uint32Array | DensePostings)[] = []
+        for (let c = this.#slotStart[s]!; c < this.#slotStart[s + 1]!; c++)
+          own.push(this.#dense[c] ?? this.#docs[c]!)
         const n = own.reduce((sum, d) => sum + d.length, 0)
         if (n < slotSize) [slotLists, slotSize] = [own, n]
       }
@@ -351,7 +400,7 @@ export class Plan {
 
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
   candidates(space?: CandidateSpace): Uint32Array {
-    let best: Uint32Array[] = []
+    let best: (Uint32Array | DensePostings)[] = []
     let bestSize = Infinity
     for (let g = 0; g + 1 < this.#groupStart.length; g++) {
       const { lists, size } = this.#groupLists(g)
@@ -367,6 +416,7 @@ export class Plan {
     const docsOf = this.#docs
     const titleTfOf = this.#titleTf
     const bodyTfOf = this.#bodyTf
+    const denseOf = this.#dense
     const cursorAt = this.#at
     const weight = this.#weight
     const optionWeight = this.#optionWeight
@@ -378,12 +428,21 @@ export class Plan {
     if (this.#simple) {
       // Group g is cursor g: no alternatives to compare, no slots to combine.
       for (let c = 0; c < docsOf.length; c++) {
-        const docs = docsOf[c]!
-        let at = cursorAt[c]!
-        if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-        if (at >= docs.length || docs[at] !== doc) return false
-        const titleTf = titleTfOf[c]![at]!
-        const bodyTf = bodyTfOf[c]![at]!
+        let titleTf: number
+        let bodyTf: number
+        const dense = denseOf[c]
+        if (dense !== undefined) {
+          if (!dense.has(doc)) return false
+          titleTf = dense.titleTf(doc)
+          bodyTf = dense.bodyTf(doc)
+        } else {
+          const docs = docsOf[c]!
+          let at = cursorAt[c]!
+          if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
+          if (at >= docs.length || docs[at] !== doc) return false
+          titleTf = titleTfOf[c]![at]!
+          bodyTf = bodyTfOf[c]![at]!
+        }
         total +=
           optionWeight[c]! *
           weight[c]! *

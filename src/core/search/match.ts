@@ -10,7 +10,7 @@
 import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import type { PostingsOf } from './postings.js'
+import type { TermPostingsOf } from './dense-postings.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -32,12 +32,12 @@ export type SearchScratch = { group: GroupScratch; candidates: CandidateSpace }
 
 /**
  * The documents matching `request`, ranked. One group of single words (a one-word query, with its
- * forms and aliases) is read word by word into `scratch.group` (match-one-group.ts) when one is
- * given: broad words are the slowest queries, and that is several times faster for them. There its
- * words' postings are `runOf`'s when given (decoded or encoded), `postings`' otherwise.
+ * forms and aliases) is read word by word into `scratch.group` (match-one-group.ts) when both
+ * `scratch` and `runOf` are given: broad words are the slowest queries, and that is several times
+ * faster for them. There its words' postings are `runOf`'s (decoded or encoded).
  */
 export function matchGroups(
-  postings: PostingsOf,
+  postings: TermPostingsOf,
   stats: FieldStats,
   ranking: Ranking,
   request: MatchRequest,
@@ -45,8 +45,8 @@ export function matchGroups(
   runOf?: RunOf,
 ): { total: number; docs: number[] } {
   const [only] = request.groups
-  if (scratch !== undefined && request.groups.length === 1 && isFlatGroup(only!))
-    return matchOneGroup(only!, runOf ?? postings, stats, ranking, request, scratch.group)
+  if (scratch !== undefined && runOf !== undefined && request.groups.length === 1 && isFlatGroup(only!))
+    return matchOneGroup(only!, runOf, stats, ranking, request, scratch.group)
   return matchWithPlan(postings, stats, ranking, request, scratch?.candidates)
 }
 
@@ -55,7 +55,7 @@ export function matchGroups(
  * at a time. Its per-candidate arrays are `space`'s when given, new ones otherwise.
  */
 export function matchWithPlan(
-  postings: PostingsOf,
+  postings: TermPostingsOf,
   stats: FieldStats,
   ranking: Ranking,
   request: MatchRequest,

@@ -1,4 +1,5 @@
 import type { CandidateSpace } from './candidate-space.js'
+import type { DensePostings } from './dense-postings.js'
 
 /** Postings of one indexed word: the documents holding it (ascending) and its count in each field (at most 255). */
 export type Postings = {
@@ -29,21 +30,28 @@ export function seek(values: Uint32Array, target: number, from: number): number 
 }
 
 /**
- * The ascending union of several postings' documents. Small unions are concatenated and sorted;
- * large ones (over an eighth of the corpus) are marked in a byte per document, which costs one pass
- * over the corpus instead of a sort of hundreds of thousands of numbers. With `space` the union is
- * written there (valid until the next search of its index); without, in new arrays.
+ * The ascending union of several postings' documents (arrays, or bits: dense-postings.ts). Small
+ * unions are concatenated and sorted; large ones (over an eighth of the corpus) are marked in a byte
+ * per document, which costs one pass over the corpus instead of a sort of hundreds of thousands of
+ * numbers. With `space` the union is written there (valid until the next search of its index);
+ * without, in new arrays.
  */
 export function unionOfDocs(
-  lists: readonly Uint32Array[],
+  lists: readonly (Uint32Array | DensePostings)[],
   documentCount: number,
   space?: CandidateSpace,
 ): Uint32Array {
-  if (lists.length === 1) return lists[0]!
   const total = lists.reduce((n, l) => n + l.length, 0)
+  if (lists.length === 1) {
+    const only = lists[0]!
+    return only instanceof Uint32Array ? only : only.docsInto(space?.union(total) ?? new Uint32Array(total))
+  }
   if (total * 8 > documentCount) {
     const marks = space?.marks() ?? new Uint8Array(documentCount)
-    for (const list of lists) for (let i = 0; i < list.length; i++) marks[list[i]!] = 1
+    for (const list of lists) {
+      const docs = list instanceof Uint32Array ? list : list.docsInto(new Uint32Array(list.length))
+      for (let i = 0; i < docs.length; i++) marks[docs[i]!] = 1
+    }
     const union = space?.union(Math.min(total, documentCount)) ?? new Uint32Array(total)
     let size = 0
     for (let doc = 0; doc < documentCount; doc++) {
@@ -57,7 +65,8 @@ export function unionOfDocs(
   const all = (space?.union(total) ?? new Uint32Array(total)).subarray(0, total)
   let at = 0
   for (const list of lists) {
-    all.set(list, at)
+    if (list instanceof Uint32Array) all.set(list, at)
+    else list.docsInto(all.subarray(at))
     at += list.length
   }
   all.sort()

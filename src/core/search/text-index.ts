@@ -19,42 +19,73 @@ import {
   type SearchScratch,
 } from './match.js'
 import { LRUCache } from 'lru-cache'
+import { DensePostings, type TermPostings } from './dense-postings.js'
 import type { Postings } from './postings.js'
 import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
 import type { TextIndexData } from './snapshot-data.js'
 
 /**
- * Decoded postings kept, in bytes (6 a posting): the frequent words', which queries with a filter
- * need again and again (a one-word query without one is answered from the build's prepared answers)
- * and take the longest to decode. At 1 000 000 records the broadest word alone is 6 MB, decoded in a
- * few milliseconds: this keeps the two or three broadest, or every word of a 100 000-record
- * snapshot that 16 MiB can hold. It was 64 MiB, a cache that alone took the service's memory under
- * queries past 2 GiB at 1 000 000 records (docs/scale.md).
+ * Postings kept, in bytes: decoded arrays (6 bytes a posting) of the words few documents hold, and
+ * bits (dense-postings.ts, about 0.5 MB a word at 1 000 000 records) of the common words, which
+ * queries of several words need again and again and take the longest to decode. At 1 000 000
+ * records the ten long queries of bench/lib/scale-queries.ts read 46 common words (24 MiB as bits)
+ * and 8 MiB of arrays: this keeps them, where 16 MiB of arrays alone held two or three common words.
+ * Kept bounded because a larger cache took the service's memory under queries past 2 GiB at
+ * 1 000 000 records (docs/scale.md).
  */
-const DECODED_BYTES = 16 * 2 ** 20
+const DECODED_BYTES = 32 * 2 ** 20
+/** The largest decoded postings a one-word search puts in the cache (2 MiB: 350 000 postings). */
+const LARGEST_DECODED = 2 * 2 ** 20
+
+/** A word held by at least one document in DENSE_SHARE is read as bits by searches of several words. */
+const DENSE_SHARE = 16
+
+/** The cache key of a term's postings as bits (term numbers are the keys of the decoded arrays). */
+const denseKey = (term: number) => -1 - term
 
 export class TextIndex {
   readonly #data: TextIndexData
   readonly #termIds: Map<string, number>
-  /** The postings queries used most recently, decoded. */
-  readonly #decoded = new LRUCache<number, Postings>({
+  /**
+   * The postings queries used most recently: decoded as arrays under the term number, and for the
+   * words most documents hold, as bits (dense-postings.ts) under `denseKey(term)`.
+   */
+  readonly #decoded = new LRUCache<number, TermPostings>({
     maxSize: DECODED_BYTES,
-    sizeCalculation: (p) => Math.max(1, p.docs.length * DECODED_POSTING_BYTES),
+    sizeCalculation: (p) =>
+      Math.max(1, p instanceof DensePostings ? p.bytes : p.docs.length * DECODED_POSTING_BYTES),
   })
   readonly #stats: FieldStats
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
-  readonly #postingsOf = (term: number): Postings => this.#decoded.get(term) ?? this.#decode(term)
+  readonly #postingsOf = (term: number): Postings =>
+    (this.#decoded.get(term) as Postings | undefined) ?? this.#decode(term)
+  /**
+   * For searches of several words (match-plan.ts), which test documents against each word: a word
+   * held by more than DENSE_SHARE of the documents is read as bits, a sixth of its decoded arrays
+   * at half the documents, so that the cache holds the common words of many queries.
+   */
+  readonly #termPostingsOf = (term: number): TermPostings => {
+    const count = this.#data.frequency[term]!
+    if (count * DENSE_SHARE < this.#stats.titleLength.length) return this.#postingsOf(term)
+    return this.#decoded.get(denseKey(term)) ?? this.#decoded.get(term) ?? this.#decodeDense(term, count)
+  }
   /**
    * For one-word searches, which read each word straight through (match-one-group.ts): a word whose
-   * decoded postings would take more than an eighth of the cache is read from its encoded bytes
+   * decoded postings would take more than LARGEST_DECODED is read from its encoded bytes
    * instead, so a broad word asked with a filter neither decodes 6 MB (at 1 000 000 records) nor
    * pushes the other words out of the cache.
    */
   readonly #runOf = (term: number): Postings | EncodedRun => {
     const count = this.#data.frequency[term]!
-    if (count * DECODED_POSTING_BYTES <= DECODED_BYTES / 8) return this.#postingsOf(term)
-    return this.#decoded.get(term) ?? { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
+    if (count * DECODED_POSTING_BYTES <= LARGEST_DECODED) return this.#postingsOf(term)
+    return (
+      (this.#decoded.get(term) as Postings | undefined) ?? {
+        bytes: this.#data.postings,
+        at: this.#data.termStart[term]!,
+        count,
+      }
+    )
   }
 
   constructor(data: TextIndexData) {
@@ -76,6 +107,13 @@ export class TextIndex {
     )
     this.#decoded.set(term, postings)
     return postings
+  }
+
+  #decodeDense(term: number, count: number): DensePostings {
+    const run = { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
+    const dense = DensePostings.fromRun(run, this.#stats.titleLength.length)
+    this.#decoded.set(denseKey(term), dense)
+    return dense
   }
 
   /** Distinct terms indexed. */
@@ -113,7 +151,7 @@ export class TextIndex {
 
   /** The first `count` documents holding the term (to show the word as written there). */
   firstDocuments(id: number, count: number): Uint32Array {
-    const cached = this.#decoded.peek(id)
+    const cached = this.#decoded.peek(id) as Postings | undefined
     if (cached !== undefined) return cached.docs.subarray(0, count)
     return decodePostings(
       this.#data.postings,
@@ -133,7 +171,7 @@ export class TextIndex {
       group: new GroupScratch(documentCount),
       candidates: new CandidateSpace(documentCount),
     }
-    return matchGroups(this.#postingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
+    return matchGroups(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
   }
 
   /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
@@ -143,6 +181,6 @@ export class TextIndex {
       group: new GroupScratch(documentCount),
       candidates: new CandidateSpace(documentCount),
     }
-    return matchBest(this.#postingsOf, this.#stats, ranking, request, this.#scratch.candidates)
+    return matchBest(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch.candidates)
   }
 }
