@@ -25,7 +25,7 @@ describe("a record's Verification-Age field", () => {
     const now = new Date('2026-11-28T10:00:00Z')
     const api = answers()
     for (const record of SAMPLE) {
-      const prepared = api.record(index, record.id, now)!
+      const prepared = api.record(index, record.id, now.getTime())!
       const ok = jsonAnswer(prepared, NO_CONDITIONS)
       const notModified = jsonAnswer(prepared, { ...NO_CONDITIONS, ifNoneMatch: prepared.etag })
       expect(notModified.status).toBe(304)
@@ -39,10 +39,10 @@ describe("a record's Verification-Age field", () => {
   it('grows with the day: the body is kept, its age is made again, and old rules are flagged', () => {
     const api = answers()
     const rule = SAMPLE.find((r) => r.kind === 'fact' && r.verified_at !== undefined)!
-    const today = api.record(index, rule.id, new Date(`${rule.verified_at!}T08:00:00Z`))!
+    const today = api.record(index, rule.id, Date.parse(`${rule.verified_at!}T08:00:00Z`))!
     expect(field(jsonAnswer(today, NO_CONDITIONS).fields.flat, 'verification-age')).toBe('0')
-    expect(api.record(index, rule.id, new Date(`${rule.verified_at!}T23:00:00Z`))).toBe(today)
-    const later = new Date(Date.parse(`${rule.verified_at!}T08:00:00Z`) + 400 * 86_400_000)
+    expect(api.record(index, rule.id, Date.parse(`${rule.verified_at!}T23:00:00Z`))).toBe(today)
+    const later = Date.parse(`${rule.verified_at!}T08:00:00Z`) + 400 * 86_400_000
     const aged = api.record(index, rule.id, later)!
     expect(aged.etag).toBe(today.etag) // same bytes, same tag: only the header field moved
     expect(field(jsonAnswer(aged, NO_CONDITIONS).fields.flat, 'verification-age')).toBe('400;reverify')

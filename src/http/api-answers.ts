@@ -114,6 +114,7 @@ function redirectAnswer(url: string, publicBaseUrl: string | undefined): Answer 
 }
 
 const VERIFIED_AT_KEY = Buffer.from('"verified_at"')
+const DAY_MS = 86_400_000
 
 /** Records whose prepared bodies (and compressed variants) are kept per snapshot; a variant is ~1 KB, so about 20 MB at most. */
 const MAX_RECORD_BODIES = 20_000
@@ -126,7 +127,7 @@ export class ApiAnswers {
   /** Finished search answers, per snapshot, keyed by the request target (bounded in bytes). */
   readonly searches = new ResponseCache()
   readonly #catalogues = new WeakMap<RecordIndex, { json: string; prepared: PreparedBody }>()
-  readonly #records = new WeakMap<RecordIndex, { day: string; bodies: LRUCache<string, PreparedBody> }>()
+  readonly #records = new WeakMap<RecordIndex, { day: number; bodies: LRUCache<string, PreparedBody> }>()
   readonly #redirects = new LRUCache<string, Answer>({ max: MAX_REDIRECTS })
 
   constructor(
@@ -154,8 +155,9 @@ export class ApiAnswers {
    * record. Kept by id, so a record read again is a lookup, and its answers and compressed variants
    * are made once — per UTC day, since its `Verification-Age` field grows by one each day.
    */
-  record(index: RecordIndex, id: string, now: Date = new Date()): PreparedBody | undefined {
-    const day = now.toISOString().slice(0, 10)
+  record(index: RecordIndex, id: string, at: number = Date.now()): PreparedBody | undefined {
+    // The UTC day as a number: this runs on every record read, where a Date would cost more.
+    const day = Math.floor(at / DAY_MS)
     let kept = this.#records.get(index)
     if (kept === undefined || kept.day !== day)
       this.#records.set(index, (kept = { day, bodies: new LRUCache({ max: MAX_RECORD_BODIES }) }))
@@ -164,7 +166,9 @@ export class ApiAnswers {
     const entry = index.get(id)
     if (entry !== undefined) {
       // Only a record that has a verification date is parsed (once a day) to read it.
-      const age = entry.bytes.includes(VERIFIED_AT_KEY) ? verificationAgeField(entry.record, now) : undefined
+      const age = entry.bytes.includes(VERIFIED_AT_KEY)
+        ? verificationAgeField(entry.record, new Date(at))
+        : undefined
       const fields = age === undefined ? [] : ['verification-age', age]
       kept.bodies.set(id, (prepared = new PreparedBody(entry.bytes, JSON_TYPE, 'fast', entry.etag, fields)))
     }
