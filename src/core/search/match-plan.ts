@@ -398,6 +398,47 @@ export class Plan {
     return { lists, size }
   }
 
+  /**
+   * The documents that may hold every group, as bits: per group, the union over its alternatives of
+   * the intersection of their slots (each the union of its words), word-parallel for words held as
+   * bits. Every matching document is among them; `matches` still decides, and scores. Worth it when
+   * the candidates are many and the words common (a long query of common words): a few passes of
+   * N/32 words instead of a check per candidate against each group.
+   */
+  possible(): Uint32Array {
+    const words = (this.#stats.titleLength.length + 31) >>> 5
+    const all = new Uint32Array(words).fill(0xffffffff)
+    const group = new Uint32Array(words)
+    const option = new Uint32Array(words)
+    const slot = new Uint32Array(words)
+    for (let g = 0; g + 1 < this.#groupStart.length; g++) {
+      group.fill(0)
+      for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
+        option.fill(0xffffffff)
+        for (let s = this.#optionStart[o]!; s < this.#optionStart[o + 1]!; s++) {
+          slot.fill(0)
+          for (let c = this.#slotStart[s]!; c < this.#slotStart[s + 1]!; c++) {
+            const dense = this.#dense[c]
+            if (dense !== undefined) {
+              const member = dense.member
+              for (let w = 0; w < words; w++) slot[w] = slot[w]! | member[w]!
+            } else {
+              const docs = this.#docs[c]!
+              for (let i = 0; i < docs.length; i++) {
+                const doc = docs[i]!
+                slot[doc >>> 5] = slot[doc >>> 5]! | (1 << (doc & 31))
+              }
+            }
+          }
+          for (let w = 0; w < words; w++) option[w] = option[w]! & slot[w]!
+        }
+        for (let w = 0; w < words; w++) group[w] = group[w]! | option[w]!
+      }
+      for (let w = 0; w < words; w++) all[w] = all[w]! & group[w]!
+    }
+    return all
+  }
+
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
   candidates(space?: CandidateSpace): Uint32Array {
     let best: (Uint32Array | DensePostings)[] = []

@@ -27,6 +27,9 @@ export type MatchRequest = {
   limit: number
 }
 
+/** Candidates past one document in POSSIBLE_SHARE are narrowed by `Plan.possible` first. */
+const POSSIBLE_SHARE = 16
+
 /** An index's work spaces, reused by each of its searches (they run one at a time). */
 export type SearchScratch = { group: GroupScratch; candidates: CandidateSpace }
 
@@ -70,9 +73,13 @@ export function matchWithPlan(
     scores: new Float64Array(candidates.length),
   }
   const keep = request.keep
+  // Many candidates (a query of common words only): the documents holding every group are narrowed
+  // first a word of 32 documents at a time (match-plan.ts, `possible`).
+  const possible = candidates.length * POSSIBLE_SHARE > stats.titleLength.length ? plan.possible() : undefined
   let total = 0
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates[i]!
+    if (possible !== undefined && ((possible[doc >>> 5]! >>> (doc & 31)) & 1) === 0) continue
     if ((keep !== undefined && !keep(doc)) || !plan.matches(doc)) continue
     matched[total] = doc
     tiers[total] = Math.min(plan.tier, 255)
