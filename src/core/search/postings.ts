@@ -8,9 +8,6 @@ export type Postings = {
   readonly bodyTf: Uint8Array
 }
 
-/** The postings of a term number. */
-export type PostingsOf = (term: number) => Postings
-
 /** First index ≥ `from` whose value is ≥ `target` in the ascending array (galloping, then binary search). */
 export function seek(values: Uint32Array, target: number, from: number): number {
   let step = 1
