@@ -12,11 +12,13 @@
  * snapshot keeps only the encoded postings.
  */
 import { pageBacked } from './growable.js'
-import type { EncodedRun } from './postings-codec.js'
+import { decodeInBlocks, type EncodedRun } from './postings-codec.js'
 import type { Postings } from './postings.js'
 
 /** Words of bits per rank block: the special bits set before each block are counted. */
 const BLOCK_WORDS = 8
+/** Postings decoded at a time while the bits are built: a block that stays in the CPU's cache. */
+const DECODE_BLOCK = 4_096
 const ESCAPE = 0xff
 
 export class DensePostings {
@@ -77,34 +79,35 @@ export class DensePostings {
     this.titled = { docs: titledDocs, titleTf: titledTf }
   }
 
-  /** The postings of `run` over `documentCount` documents. */
-  static fromRun({ bytes, at, count }: EncodedRun, documentCount: number): DensePostings {
+  /**
+   * The postings of `run` over `documentCount` documents, decoded a block at a time by the codec
+   * (postings-codec.ts), which alone knows the encoding.
+   */
+  static fromRun(run: EncodedRun, documentCount: number): DensePostings {
+    const { count } = run
     const [member, special] = bitsFor(documentCount)
     const titleTf = new Uint8Array(count)
     const bodyTf = new Uint8Array(count)
     let specials = 0
-    let doc = -1
-    for (let i = 0; i < count; i++) {
-      let byte = bytes[at++]!
-      let value = byte & 0x7f
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++]!
-        value += (byte & 0x7f) * 2 ** shift
-      }
-      doc += (value >>> 1) + 1
-      member[doc >>> 5] = (member[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-      if ((value & 1) === 1) continue
-      special[doc >>> 5] = (special[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-      const tf = bytes[at++]!
-      if (tf === 0xff) {
-        titleTf[specials] = bytes[at++]!
-        bodyTf[specials] = bytes[at++]!
-      } else {
-        titleTf[specials] = tf >>> 4
-        bodyTf[specials] = tf & 0x0f
-      }
-      specials++
+    const size = Math.min(count, DECODE_BLOCK)
+    const block: Postings = {
+      docs: new Uint32Array(size),
+      titleTf: new Uint8Array(size),
+      bodyTf: new Uint8Array(size),
     }
+    decodeInBlocks(run, block, (length) => {
+      for (let i = 0; i < length; i++) {
+        const doc = block.docs[i]!
+        member[doc >>> 5] = (member[doc >>> 5]! | (1 << (doc & 31))) >>> 0
+        const title = block.titleTf[i]!
+        const body = block.bodyTf[i]!
+        if (title === 0 && body === 1) continue
+        special[doc >>> 5] = (special[doc >>> 5]! | (1 << (doc & 31))) >>> 0
+        titleTf[specials] = title
+        bodyTf[specials] = body
+        specials++
+      }
+    })
     return new DensePostings(member, special, titleTf.slice(0, specials), bodyTf.slice(0, specials), count)
   }
 

@@ -82,6 +82,9 @@ export class Plan {
    * then empty), tested instead of sought; undefined otherwise.
    */
   readonly #dense: (DensePostings | undefined)[] = []
+  /** The counts `#find` found last. */
+  #foundTitleTf = 0
+  #foundBodyTf = 0
   /** Per cursor: next position to look at, and weight × idf. */
   readonly #at: Int32Array
   readonly #weight: Float64Array
@@ -228,6 +231,29 @@ export class Plan {
   }
 
   /**
+   * Whether cursor `c`'s word is in `doc`, its counts then in `#foundTitleTf` and `#foundBodyTf`: a
+   * bit test for a common word (dense-postings.ts), a seek forward for the others, so documents must
+   * come in ascending order between two `rewind`s. One place for the three loops that score a
+   * document (`covers`, `#groupScore`, `matches`).
+   */
+  #find(c: number, doc: number): boolean {
+    const dense = this.#dense[c]
+    if (dense !== undefined) {
+      if (!dense.has(doc)) return false
+      this.#foundTitleTf = dense.titleTf(doc)
+      this.#foundBodyTf = dense.bodyTf(doc)
+      return true
+    }
+    const docs = this.#docs[c]!
+    let at = this.#at[c]!
+    if (at < docs.length && docs[at]! < doc) at = this.#at[c] = seek(docs, doc, at)
+    if (at >= docs.length || docs[at] !== doc) return false
+    this.#foundTitleTf = this.#titleTf[c]![at]!
+    this.#foundBodyTf = this.#bodyTf[c]![at]!
+    return true
+  }
+
+  /**
    * Best match: which groups `doc` holds (`mask`), what they weigh together (`coverage`), how many are
    * in its title (`tier`) and its BM25 `score`, as `matches` computes them for the groups it holds.
    * Returns false, leaving those unset, as soon as the document lacks a group and the groups not yet
@@ -237,11 +263,6 @@ export class Plan {
    */
   covers(doc: number, floor: number): boolean {
     const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
-    const docsOf = this.#docs
-    const titleTfOf = this.#titleTf
-    const bodyTfOf = this.#bodyTf
-    const denseOf = this.#dense
-    const cursorAt = this.#at
     const weight = this.#weight
     const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
@@ -257,27 +278,12 @@ export class Plan {
       if (this.#simple) {
         // Group g is cursor g, scored in the order `matches` scores it, so a document holding every
         // group gets the very score an all-words search gives it.
-        let titleTf: number
-        let bodyTf: number
-        const dense = denseOf[g]
-        if (dense !== undefined) {
-          if (!dense.has(doc)) {
-            lacking = true
-            continue
-          }
-          titleTf = dense.titleTf(doc)
-          bodyTf = dense.bodyTf(doc)
-        } else {
-          const docs = docsOf[g]!
-          let at = cursorAt[g]!
-          if (at < docs.length && docs[at]! < doc) at = cursorAt[g] = seek(docs, doc, at)
-          if (at >= docs.length || docs[at] !== doc) {
-            lacking = true
-            continue
-          }
-          titleTf = titleTfOf[g]![at]!
-          bodyTf = bodyTfOf[g]![at]!
+        if (!this.#find(g, doc)) {
+          lacking = true
+          continue
         }
+        const titleTf = this.#foundTitleTf
+        const bodyTf = this.#foundBodyTf
         total +=
           optionWeight[g]! *
           weight[g]! *
@@ -314,11 +320,6 @@ export class Plan {
    * so a document holding every group gets the same score from both.
    */
   #groupScore(g: number, doc: number, titleNorm: number, bodyNorm: number): number {
-    const docsOf = this.#docs
-    const titleTfOf = this.#titleTf
-    const bodyTfOf = this.#bodyTf
-    const denseOf = this.#dense
-    const cursorAt = this.#at
     const weight = this.#weight
     const slotStart = this.#slotStart
     const optionStart = this.#optionStart
@@ -334,21 +335,9 @@ export class Plan {
         let slotBest = -1
         let slotTitle = false
         for (let c = slotStart[s]!; c < slotStart[s + 1]!; c++) {
-          let titleTf: number
-          let bodyTf: number
-          const dense = denseOf[c]
-          if (dense !== undefined) {
-            if (!dense.has(doc)) continue
-            titleTf = dense.titleTf(doc)
-            bodyTf = dense.bodyTf(doc)
-          } else {
-            const docs = docsOf[c]!
-            let at = cursorAt[c]!
-            if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-            if (at >= docs.length || docs[at] !== doc) continue
-            titleTf = titleTfOf[c]![at]!
-            bodyTf = bodyTfOf[c]![at]!
-          }
+          if (!this.#find(c, doc)) continue
+          const titleTf = this.#foundTitleTf
+          const bodyTf = this.#foundBodyTf
           const score =
             weight[c]! *
             ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
@@ -455,10 +444,6 @@ export class Plan {
     const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
     // Locals rather than fields in the loop below: it runs once per candidate document.
     const docsOf = this.#docs
-    const titleTfOf = this.#titleTf
-    const bodyTfOf = this.#bodyTf
-    const denseOf = this.#dense
-    const cursorAt = this.#at
     const weight = this.#weight
     const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
@@ -469,21 +454,9 @@ export class Plan {
     if (this.#simple) {
       // Group g is cursor g: no alternatives to compare, no slots to combine.
       for (let c = 0; c < docsOf.length; c++) {
-        let titleTf: number
-        let bodyTf: number
-        const dense = denseOf[c]
-        if (dense !== undefined) {
-          if (!dense.has(doc)) return false
-          titleTf = dense.titleTf(doc)
-          bodyTf = dense.bodyTf(doc)
-        } else {
-          const docs = docsOf[c]!
-          let at = cursorAt[c]!
-          if (at < docs.length && docs[at]! < doc) at = cursorAt[c] = seek(docs, doc, at)
-          if (at >= docs.length || docs[at] !== doc) return false
-          titleTf = titleTfOf[c]![at]!
-          bodyTf = bodyTfOf[c]![at]!
-        }
+        if (!this.#find(c, doc)) return false
+        const titleTf = this.#foundTitleTf
+        const bodyTf = this.#foundBodyTf
         total +=
           optionWeight[c]! *
           weight[c]! *
