@@ -1,5 +1,4 @@
 import type { CandidateSpace } from './candidate-space.js'
-import type { DensePostings } from './dense-postings.js'
 
 /** Postings of one indexed word: the documents holding it (ascending) and its count in each field (at most 255). */
 export type Postings = {
@@ -27,6 +26,13 @@ export function seek(values: Uint32Array, target: number, from: number): number 
 }
 
 /**
+ * A word's documents held as bits (dense-postings.ts), as a union reads them: how many, and written
+ * out ascending. Named by its shape here so that the bits' module, which decodes postings, is not
+ * imported back.
+ */
+type DocumentBits = { readonly length: number; docsInto(into: Uint32Array): Uint32Array }
+
+/**
  * The ascending union of several postings' documents (arrays, or bits: dense-postings.ts). Small
  * unions are concatenated and sorted; large ones (over an eighth of the corpus) are marked in a byte
  * per document, which costs one pass over the corpus instead of a sort of hundreds of thousands of
@@ -34,7 +40,7 @@ export function seek(values: Uint32Array, target: number, from: number): number 
  * without, in new arrays.
  */
 export function unionOfDocs(
-  lists: readonly (Uint32Array | DensePostings)[],
+  lists: readonly (Uint32Array | DocumentBits)[],
   documentCount: number,
   space?: CandidateSpace,
 ): Uint32Array {
