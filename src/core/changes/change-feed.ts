@@ -7,7 +7,7 @@
 import type { RecordIndex } from '../search/record-index.js'
 import type { LiveRecords } from '../snapshots/live-records.js'
 import type { ChangeHistory, PublicationChanges, RecordChange } from './change-log.js'
-import { checksumNow, diffInSlices, diffNow, publicationIdOf, snapshotChecksum } from './snapshot-changes.js'
+import { checksumNow, changesBetween, publicationIdOf, snapshotChecksum } from './snapshot-changes.js'
 
 /** Publications kept by default (the newest one and the ones before it, the oldest being the base). */
 export const DEFAULT_KEPT_PUBLICATIONS = 100
@@ -62,7 +62,7 @@ export class MemoryChangeHistory {
 
   /**
    * Records the swap to `next` and gives the history as it then is: at once when the changes are few
-   * (`diffNow`) and no slower swap is still being read, else once they are read a slice at a time.
+   * (`changesBetween`) and no slower swap is still being read, else once they are read a slice at a time.
    * Swaps are recorded in the order they came, whatever each one costs.
    */
   add(next: RecordIndex): readonly PublicationChanges[] | Promise<readonly PublicationChanges[]> {
@@ -79,11 +79,13 @@ export class MemoryChangeHistory {
       return this.#publications
     }
     const unchanged = previous !== undefined && publicationIdOf(previous) === publication
-    const now = unchanged ? undefined : previous === undefined ? [] : diffNow(previous, next, this.#atOnce)
-    if (this.#busy === undefined && (unchanged || now !== undefined)) return record(now)
-    const work = (this.#busy ?? Promise.resolve()).then(async () =>
-      record(unchanged ? undefined : (now ?? (await diffInSlices(previous!, next)))),
-    )
+    const diff = unchanged
+      ? undefined
+      : previous === undefined
+        ? []
+        : changesBetween(previous, next, this.#atOnce)
+    if (this.#busy === undefined && !(diff instanceof Promise)) return record(diff)
+    const work = (this.#busy ?? Promise.resolve()).then(async () => record(await diff))
     const busy = work.then(() => undefined)
     this.#busy = busy
     void busy.then(() => {

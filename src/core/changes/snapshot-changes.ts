@@ -49,15 +49,24 @@ export function snapshotChecksum(index: RecordIndex): Promise<string> {
 export function checksumNow(index: RecordIndex): string | undefined {
   const known = finished.get(index)
   if (known !== undefined || index.arenaBytes.bytes > SLICE_BYTES) return known
-  const hash = createHash('sha256')
-  for (const doc of index.docsInIdOrder) hash.update(index.bytesOf(doc)).update('\n')
-  const hex = hash.digest('hex')
-  finished.set(index, hex)
-  checksums.set(index, Promise.resolve(hex))
-  return hex
+  const hashing = hashSlices(index)
+  let step = hashing.next()
+  while (step.done !== true) step = hashing.next()
+  finished.set(index, step.value)
+  checksums.set(index, Promise.resolve(step.value))
+  return step.value
 }
 
 async function hashInSlices(index: RecordIndex): Promise<string> {
+  const hashing = hashSlices(index)
+  for (let step = hashing.next(); ; step = hashing.next()) {
+    if (step.done === true) return step.value
+    await nextTurn()
+  }
+}
+
+/** The checksum's one pass over the records, pausing (a yield) after each SLICE_BYTES hashed. */
+function* hashSlices(index: RecordIndex): Generator<void, string> {
   const hash = createHash('sha256')
   let sliced = 0
   for (const doc of index.docsInIdOrder) {
@@ -65,7 +74,7 @@ async function hashInSlices(index: RecordIndex): Promise<string> {
     hash.update(bytes).update('\n')
     if ((sliced += bytes.length) >= SLICE_BYTES) {
       sliced = 0
-      await nextTurn()
+      yield
     }
   }
   return hash.digest('hex')
@@ -101,21 +110,19 @@ const changeOf = ({ change, doc, from }: ColumnChange): RecordChange => ({
 
 /**
  * The records `after` adds, changes and removes from `before`, in id order, each with its
- * `modified_at` (the removed version's for a removal). Undefined when the changes are too many to
- * read their records at once: `diffInSlices` then.
+ * `modified_at` (the removed version's for a removal): at once when at most `atOnce` records
+ * changed, else read a slice at a time. The columns are compared once either way.
  */
-export function diffNow(
+export function changesBetween(
   before: RecordIndex,
   after: RecordIndex,
   atOnce = SLICE_RECORDS,
-): RecordChange[] | undefined {
+): RecordChange[] | Promise<RecordChange[]> {
   const found = changedDocs(before, after)
-  return found.length > atOnce ? undefined : found.map(changeOf)
+  return found.length > atOnce ? readInSlices(found) : found.map(changeOf)
 }
 
-/** `diffNow`, reading the changed records a slice at a time. */
-export async function diffInSlices(before: RecordIndex, after: RecordIndex): Promise<RecordChange[]> {
-  const found = changedDocs(before, after)
+async function readInSlices(found: readonly ColumnChange[]): Promise<RecordChange[]> {
   const changes: RecordChange[] = []
   for (let at = 0; at < found.length; at += SLICE_RECORDS) {
     for (const change of found.slice(at, at + SLICE_RECORDS)) changes.push(changeOf(change))
