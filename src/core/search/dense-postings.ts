@@ -67,15 +67,13 @@ export class DensePostings {
     for (let i = 0; i < titleTf.length; i++) if (titleTf[i]! > 0) titledCount++
     const titledDocs = new Uint32Array(titledCount)
     const titledTf = new Uint8Array(titledCount)
-    let k = 0
-    let i = 0
-    forEachBit(special, (doc) => {
+    const specialDocs = bitsInto(special, new Uint32Array(titleTf.length))
+    for (let i = 0, k = 0; i < specialDocs.length; i++) {
       if (titleTf[i]! > 0) {
-        titledDocs[k] = doc
+        titledDocs[k] = specialDocs[i]!
         titledTf[k++] = titleTf[i]!
       }
-      i++
-    })
+    }
     this.titled = { docs: titledDocs, titleTf: titledTf }
   }
 
@@ -96,41 +94,19 @@ export class DensePostings {
       bodyTf: new Uint8Array(size),
     }
     decodeInBlocks(run, block, (length) => {
-      for (let i = 0; i < length; i++) {
-        const doc = block.docs[i]!
-        member[doc >>> 5] = (member[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-        const title = block.titleTf[i]!
-        const body = block.bodyTf[i]!
-        if (title === 0 && body === 1) continue
-        special[doc >>> 5] = (special[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-        titleTf[specials] = title
-        bodyTf[specials] = body
-        specials++
-      }
+      specials = markPostings(block, length, member, special, titleTf, bodyTf, specials)
     })
     return new DensePostings(member, special, titleTf.slice(0, specials), bodyTf.slice(0, specials), count)
   }
 
   /** The same postings, from arrays (for tests, and words decoded already). */
-  static fromPostings({ docs, titleTf, bodyTf }: Postings, documentCount: number): DensePostings {
+  static fromPostings(postings: Postings, documentCount: number): DensePostings {
+    const count = postings.docs.length
     const [member, special] = bitsFor(documentCount)
-    const specialTitle: number[] = []
-    const specialBody: number[] = []
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!
-      member[doc >>> 5] = (member[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-      if (titleTf[i] === 0 && bodyTf[i] === 1) continue
-      special[doc >>> 5] = (special[doc >>> 5]! | (1 << (doc & 31))) >>> 0
-      specialTitle.push(titleTf[i]!)
-      specialBody.push(bodyTf[i]!)
-    }
-    return new DensePostings(
-      member,
-      special,
-      Uint8Array.from(specialTitle),
-      Uint8Array.from(specialBody),
-      docs.length,
-    )
+    const titleTf = new Uint8Array(count)
+    const bodyTf = new Uint8Array(count)
+    const specials = markPostings(postings, count, member, special, titleTf, bodyTf, 0)
+    return new DensePostings(member, special, titleTf.slice(0, specials), bodyTf.slice(0, specials), count)
   }
 
   /** Bytes held. */
@@ -144,7 +120,7 @@ export class DensePostings {
   }
 
   has(doc: number): boolean {
-    return ((this.member[doc >>> 5]! >>> (doc & 31)) & 1) === 1
+    return hasBit(this.member, doc)
   }
 
   /** The place of a special document among the special ones. */
@@ -159,7 +135,7 @@ export class DensePostings {
 
   /** The title count of a document holding the word. */
   titleTf(doc: number): number {
-    if (((this.special[doc >>> 5]! >>> (doc & 31)) & 1) === 0) return 0
+    if (!hasBit(this.special, doc)) return 0
     const i = this.#specialIndex(doc)
     const counts = this.#counts[i]!
     return counts === ESCAPE ? this.#escaped.get(i)! >>> 8 : counts >>> 4
@@ -167,7 +143,7 @@ export class DensePostings {
 
   /** The body count of a document holding the word. */
   bodyTf(doc: number): number {
-    if (((this.special[doc >>> 5]! >>> (doc & 31)) & 1) === 0) return 1
+    if (!hasBit(this.special, doc)) return 1
     const i = this.#specialIndex(doc)
     const counts = this.#counts[i]!
     return counts === ESCAPE ? this.#escaped.get(i)! & 0xff : counts & 0x0f
@@ -175,17 +151,7 @@ export class DensePostings {
 
   /** The documents holding the word, ascending, written into `into` (at least `length` long). */
   docsInto(into: Uint32Array): Uint32Array {
-    const bits = this.member
-    let k = 0
-    for (let w = 0; w < bits.length; w++) {
-      let word = bits[w]!
-      while (word !== 0) {
-        const low = word & -word
-        into[k++] = (w << 5) + 31 - Math.clz32(low)
-        word = (word ^ low) >>> 0
-      }
-    }
-    return into.subarray(0, k)
+    return bitsInto(this.member, into)
   }
 }
 
@@ -214,13 +180,54 @@ function bitsFor(documentCount: number): [Uint32Array, Uint32Array] {
   return [block.subarray(0, words), block.subarray(words)]
 }
 
-function forEachBit(bits: Uint32Array, each: (index: number) => void): void {
+/** Sets bit `index` of `bits`. */
+export function setBit(bits: Uint32Array, index: number): void {
+  bits[index >>> 5] = (bits[index >>> 5]! | (1 << (index & 31))) >>> 0
+}
+
+/** Whether bit `index` of `bits` is set. */
+export function hasBit(bits: Uint32Array, index: number): boolean {
+  return ((bits[index >>> 5]! >>> (index & 31)) & 1) === 1
+}
+
+/** The indexes of the bits set, ascending, written into `into`. */
+function bitsInto(bits: Uint32Array, into: Uint32Array): Uint32Array {
+  let k = 0
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!
     while (word !== 0) {
       const low = word & -word
-      each((w << 5) + 31 - Math.clz32(low))
+      into[k++] = (w << 5) + 31 - Math.clz32(low)
       word = (word ^ low) >>> 0
     }
   }
+  return into.subarray(0, k)
+}
+
+/**
+ * Marks the first `length` of `postings` in `member`, and in `special` those whose counts are not
+ * (title 0, body 1), keeping their counts from place `specials` on; gives the new count of special
+ * ones. Shared by the two ways of building the bits, from decoded blocks and from arrays.
+ */
+function markPostings(
+  postings: Postings,
+  length: number,
+  member: Uint32Array,
+  special: Uint32Array,
+  titleTf: Uint8Array,
+  bodyTf: Uint8Array,
+  specials: number,
+): number {
+  for (let i = 0; i < length; i++) {
+    const doc = postings.docs[i]!
+    setBit(member, doc)
+    const title = postings.titleTf[i]!
+    const body = postings.bodyTf[i]!
+    if (title === 0 && body === 1) continue
+    setBit(special, doc)
+    titleTf[specials] = title
+    bodyTf[specials] = body
+    specials++
+  }
+  return specials
 }

@@ -3,7 +3,7 @@
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { DensePostings, lengthOf, type TermPostingsOf } from './dense-postings.js'
+import { DensePostings, lengthOf, setBit, type TermPostingsOf } from './dense-postings.js'
 import { seek, unionOfDocs } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
@@ -413,10 +413,7 @@ export class Plan {
               for (let w = 0; w < words; w++) slot[w] = slot[w]! | member[w]!
             } else {
               const docs = this.#docs[c]!
-              for (let i = 0; i < docs.length; i++) {
-                const doc = docs[i]!
-                slot[doc >>> 5] = slot[doc >>> 5]! | (1 << (doc & 31))
-              }
+              for (let i = 0; i < docs.length; i++) setBit(slot, docs[i]!)
             }
           }
           for (let w = 0; w < words; w++) option[w] = option[w]! & slot[w]!

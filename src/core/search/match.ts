@@ -10,7 +10,7 @@
 import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import type { TermPostingsOf } from './dense-postings.js'
+import { hasBit, type TermPostingsOf } from './dense-postings.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -79,7 +79,7 @@ export function matchWithPlan(
   let total = 0
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates[i]!
-    if (possible !== undefined && ((possible[doc >>> 5]! >>> (doc & 31)) & 1) === 0) continue
+    if (possible !== undefined && !hasBit(possible, doc)) continue
     if ((keep !== undefined && !keep(doc)) || !plan.matches(doc)) continue
     matched[total] = doc
     tiers[total] = Math.min(plan.tier, 255)
