@@ -44,12 +44,16 @@ const DAY_MS = 86_400_000
 const RELATIVE_DAYS = new Intl.RelativeTimeFormat('fr', { numeric: 'auto' })
 const RELATIVE = new Intl.RelativeTimeFormat('fr', { numeric: 'always' })
 
+/** Milliseconds of a date (read as midnight UTC) or a date-time; NaN when it does not parse. */
+const parseDate = (isoDate: string): number =>
+  Date.parse(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
+
 /**
  * Whole UTC calendar days from `isoDate` (a date or a date-time) to `now`'s day; 0 for a date after
  * it, undefined when the date does not parse.
  */
 export function ageInDays(isoDate: string, now: Date): number | undefined {
-  const then = Date.parse(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate)
+  const then = parseDate(isoDate)
   if (Number.isNaN(then)) return undefined
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   return Math.max(0, Math.floor((today - then) / DAY_MS))
@@ -84,9 +88,7 @@ export const REVERIFY_AFTER_MONTHS = 12
  */
 export function needsReverification(record: Pick<Fact, 'kind' | 'verified_at'>, now: Date): boolean {
   if (record.kind !== 'fact' || record.verified_at === undefined) return false
-  const verified = Date.parse(
-    record.verified_at.length === 10 ? `${record.verified_at}T00:00:00Z` : record.verified_at,
-  )
+  const verified = parseDate(record.verified_at)
   if (Number.isNaN(verified)) return false
   const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - REVERIFY_AFTER_MONTHS, now.getUTCDate())
   return verified < limit
