@@ -117,6 +117,11 @@ const RATE_LIMIT_HEADERS = {
     false,
   ),
 }
+/** The 304 of a conditional read: its ETag, any field that describes the body, the quota's fields. */
+const notModified = (headers: JsonObject = {}) => ({
+  description: 'Not modified: the If-None-Match ETag is current.',
+  headers: { ETag: header('Strong entity tag.'), ...headers, ...RATE_LIMIT_HEADERS },
+})
 const errorResponse = (status: keyof typeof ERROR_EXAMPLES, description: string, headers?: JsonObject) =>
   jsonBody(description, ref('Error'), { ...RATE_LIMIT_HEADERS, ...headers }, ERROR_EXAMPLES[status])
 const RETRY_AFTER = header('Whole seconds to wait before retrying, 1 to 60.', {
@@ -153,10 +158,7 @@ function commonResponses(): JsonObject {
         },
       },
     ),
-    '304': {
-      description: 'Not modified: the If-None-Match ETag is current.',
-      headers: { ETag: header('Strong entity tag.'), ...RATE_LIMIT_HEADERS },
-    },
+    '304': notModified(),
     '400': errorResponse('400', 'Invalid parameter (code invalid_parameter); the message names it.'),
     '405': errorResponse('405', 'Method refused: the API is GET only (code method_not_allowed).', {
       Allow: header('GET, HEAD, OPTIONS'),
@@ -339,14 +341,7 @@ export function buildOpenApiDocument(serverUrl?: string, contact?: string): Json
           { rule: { summary: 'An official rule, with its sources and verification', value: RECORD_EXAMPLE } },
         ),
         {
-          '304': {
-            description: 'Not modified: the If-None-Match ETag is current.',
-            headers: {
-              ETag: header('Strong entity tag.'),
-              'Verification-Age': VERIFICATION_AGE,
-              ...RATE_LIMIT_HEADERS,
-            },
-          },
+          '304': notModified({ 'Verification-Age': VERIFICATION_AGE }),
           '404': errorResponse('404', 'Unknown record (code not_found).'),
         },
       ),
