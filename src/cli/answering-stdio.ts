@@ -5,8 +5,8 @@
  * --base-url …`) then got no answer at all from a remote reader, whose answers all wait on the
  * network, and every answer from a local one. Here the transport reads a copy of stdin whose end is
  * passed on only once each request seen has been answered, so the process works as a filter:
- * requests in, answers out, then exit; a line that is not JSON gets JSON-RPC's parse error. A bound keeps a request that never settles from holding the
- * process forever.
+ * requests in, answers out, then exit; a line that is not JSON gets JSON-RPC's parse error. A bound
+ * keeps a request that never settles from holding the process forever.
  */
 import { PassThrough, type Readable, type Writable } from 'node:stream'
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
