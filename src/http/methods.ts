@@ -15,8 +15,18 @@ const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
  */
 class MethodRefusals {
   readonly #entries: { pattern: RegExp; allowed: readonly string[] }[] = []
+  /**
+   * Methods every path allows (GET, HEAD, OPTIONS): almost every request has one, and `refuses` then
+   * answers without testing the paths' patterns (it runs on every counted request).
+   */
+  #allowedEverywhere: ReadonlySet<string> | undefined
 
   add(url: string, allowed: readonly string[]): void {
+    this.#allowedEverywhere = new Set(
+      this.#allowedEverywhere === undefined
+        ? allowed
+        : allowed.filter((m) => this.#allowedEverywhere!.has(m)),
+    )
     // A route's `:param` is one segment, as the router reads it.
     const pattern = new RegExp(
       `^${url
@@ -28,6 +38,7 @@ class MethodRefusals {
   }
 
   refuses(method: string, path: string): boolean {
+    if (this.#allowedEverywhere?.has(method) === true) return false
     for (const entry of this.#entries) if (entry.pattern.test(path)) return !entry.allowed.includes(method)
     return false
   }
