@@ -123,10 +123,9 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     ) {
       return { id, cors, quota, outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) } }
     }
-    // The snapshot is there on every request but those before the first load: asked first.
     if (
-      deps.records.current === undefined &&
-      deps.readingRecords.some((path) => isUnderPath(target.path, path))
+      deps.readingRecords.some((path) => isUnderPath(target.path, path)) &&
+      deps.records.current === undefined
     ) {
       try {
         currentSnapshot(deps.records)
