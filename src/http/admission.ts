@@ -61,6 +61,8 @@ export type AdmissionDeps = {
    */
   mounts: readonly { path: string; methods: readonly string[] }[]
   onQuotaRefused(): void
+  /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
+  onFault(err: unknown, requestId: string): void
 }
 
 export type Admit = (req: IncomingMessage, target: Target) => Admission | Promise<Admission>
@@ -165,15 +167,17 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   return (req, target) => {
     try {
       const admission = admit(req, target)
-      return admission instanceof Promise ? admission.catch(() => failed(req, target)) : admission
-    } catch {
-      return failed(req, target)
+      return admission instanceof Promise ? admission.catch((err) => failed(err, req, target)) : admission
+    } catch (err) {
+      return failed(err, req, target)
     }
   }
 
-  function failed(req: IncomingMessage, target: Target): Admission {
+  function failed(err: unknown, req: IncomingMessage, target: Target): Admission {
+    const id = deps.requestId(req)
+    deps.onFault(err, id)
     return {
-      id: deps.requestId(req),
+      id,
       cors: deps.cors.policyFor(target.path),
       outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') },
     }

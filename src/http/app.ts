@@ -304,6 +304,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     readingRecords: deps.mounts.filter((m) => m.readsRecords).map((m) => m.path),
     mounts: deps.mounts,
     onQuotaRefused: deps.onQuotaRefused,
+    onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })
   registerAdmission(app, admit)
 

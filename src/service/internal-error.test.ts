@@ -68,4 +68,20 @@ describe('500 internal_error', () => {
     expect(line).toMatchObject({ level: 50, reqId: 'req-500', err: { type: 'TypeError', message: SECRET } })
     expect((line!.err as { stack: string }).stack).toContain('TypeError: ' + SECRET)
   })
+
+  it('a fault while admitting a request (MCP reads the snapshot there) is a 500, logged with its cause', async () => {
+    logged.length = 0
+    const res = await service.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'x-request-id': 'req-admit', 'content-type': 'application/json' },
+      payload: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    })
+    expect(res.statusCode).toBe(500)
+    expect(res.headers['x-request-id']).toBe('req-admit')
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(res.body).not.toContain('.internal-index')
+    const line = logged.find((l) => l.msg === 'admission failed')
+    expect(line).toMatchObject({ level: 50, reqId: 'req-admit', err: { type: 'TypeError', message: SECRET } })
+  })
 })
