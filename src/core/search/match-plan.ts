@@ -215,6 +215,11 @@ export class Plan {
     return this.#weightFrom[g] ?? 0
   }
 
+  /** Group `g`'s bit in the query's mask (1 << its position in the query). */
+  bitOf(g: number): number {
+    return this.#groupBit[g]!
+  }
+
   /** The mask of every group of the plan. */
   get fullMask(): number {
     return this.#groupBit.reduce((mask, bit) => (mask | bit) >>> 0, 0)
@@ -398,31 +403,61 @@ export class Plan {
     const words = (this.#stats.titleLength.length + 31) >>> 5
     const all = new Uint32Array(words).fill(0xffffffff)
     const group = new Uint32Array(words)
-    const option = new Uint32Array(words)
-    const slot = new Uint32Array(words)
-    for (let g = 0; g + 1 < this.#groupStart.length; g++) {
-      group.fill(0)
-      for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
-        option.fill(0xffffffff)
-        for (let s = this.#optionStart[o]!; s < this.#optionStart[o + 1]!; s++) {
-          slot.fill(0)
-          for (let c = this.#slotStart[s]!; c < this.#slotStart[s + 1]!; c++) {
-            const dense = this.#dense[c]
-            if (dense !== undefined) {
-              const member = dense.member
-              for (let w = 0; w < words; w++) slot[w] = slot[w]! | member[w]!
-            } else {
-              const docs = this.#docs[c]!
-              for (let i = 0; i < docs.length; i++) setBit(slot, docs[i]!)
-            }
-          }
-          for (let w = 0; w < words; w++) option[w] = option[w]! & slot[w]!
-        }
-        for (let w = 0; w < words; w++) group[w] = group[w]! | option[w]!
-      }
+    const work = { option: new Uint32Array(words), slot: new Uint32Array(words) }
+    for (let g = 0; g < this.groupCount; g++) {
+      this.holdersInto(g, group, work)
       for (let w = 0; w < words; w++) all[w] = all[w]! & group[w]!
     }
     return all
+  }
+
+  /**
+   * The documents holding group `g`, as bits written into `into` (a bit a document): the union over
+   * its alternatives of the intersection of their slots, each the union of its words — exactly the
+   * documents `covers` finds the group in. `work` holds two rows of the same size.
+   */
+  holdersInto(g: number, into: Uint32Array, work: { option: Uint32Array; slot: Uint32Array }): void {
+    const { option, slot } = work
+    into.fill(0)
+    for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
+      const first = this.#optionStart[o]!
+      const end = this.#optionStart[o + 1]!
+      // One slot (a word and its forms, the common case): its words go straight into the group.
+      if (end - first === 1) {
+        this.#slotInto(first, into)
+        continue
+      }
+      option.fill(0xffffffff)
+      for (let s = first; s < end; s++) {
+        slot.fill(0)
+        this.#slotInto(s, slot)
+        for (let w = 0; w < option.length; w++) option[w] = option[w]! & slot[w]!
+      }
+      for (let w = 0; w < into.length; w++) into[w] = into[w]! | option[w]!
+    }
+  }
+
+  /** Adds the documents of slot `s`'s words to `bits`. */
+  #slotInto(s: number, bits: Uint32Array): void {
+    for (let c = this.#slotStart[s]!; c < this.#slotStart[s + 1]!; c++) {
+      const dense = this.#dense[c]
+      if (dense !== undefined) {
+        const member = dense.member
+        for (let w = 0; w < bits.length; w++) bits[w] = bits[w]! | member[w]!
+      } else {
+        const docs = this.#docs[c]!
+        for (let i = 0; i < docs.length; i++) setBit(bits, docs[i]!)
+      }
+    }
+  }
+
+  /**
+   * Adds to `bits` the documents whose title holds a word of group `g`: every document `covers`
+   * finds the group in the title of is among them.
+   */
+  titledInto(g: number, bits: Uint32Array): void {
+    for (const { docs, titleTf } of this.listsOf(g))
+      for (let i = 0; i < titleTf.length; i++) if (titleTf[i] !== 0) setBit(bits, docs[i]!)
   }
 
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
