@@ -9,9 +9,11 @@
  * Evaluated in three steps, so that a long query of common words does not check every document
  * against every group:
  * 1. an all-words search of the groups some document holds: when it fills the page, it is the answer;
- * 2. otherwise the groups are counted term at a time, rarest first, with a bound per document (the
- *    counted groups it is among, the titles it holds), until the documents among none of them cannot
- *    reach the page, and counting more would cost more than it saves — the MaxScore idea of
+ * 2. otherwise the groups are counted, with a bound per document (the groups it holds, the titles it
+ *    holds). Groups holding many documents together (a query of common words) are counted on bits,
+ *    32 documents a word (coverage-levels.ts), and documents taken level by level, highest first.
+ *    Others are counted term at a time, rarest first, until the documents among none of them cannot
+ *    reach the page and counting more would cost more than it saves — the MaxScore idea of
  *    "essential" lists, with the bound made tight by reading the titles;
  * 3. only the documents whose bound reaches the page's floor are checked against every group.
  * Written by hand for the same reason as the rest of the matcher (text-index.ts): no library ranks by
@@ -27,6 +29,7 @@ import {
   type TermGroup,
 } from './match-plan.js'
 import { matchWithPlan } from './match.js'
+import { CoverageLevels, lowestDoc } from './coverage-levels.js'
 import type { TermPostingsOf } from './dense-postings.js'
 
 export type BestMatchRequest = {
@@ -56,24 +59,114 @@ export function matchBest(
   ranking: Ranking,
   request: BestMatchRequest,
   space?: CandidateSpace,
+  counting?: Counting,
 ): BestMatchAnswer {
   const plan = Plan.forBest(request.groups, postings, stats)
   if (plan === undefined) return NOTHING
+  const onBits = counting === undefined ? countsOnBits(plan) : counting === 'bits'
+  const levels = onBits ? new CoverageLevels(plan, space) : undefined
   // A document holding every group that some document holds is one an all-words search of those
   // groups finds: such documents come first, in its order. When they fill the page, that search is
   // the answer, at its cost (a word no record holds is left out, as Algolia's removeWordsIfNoResults).
+  // On bits, how many they are is known first: the search runs only when they fill the page.
   const fullMask = plan.fullMask
-  const all = matchWithPlan(
-    postings,
-    stats,
-    ranking,
-    { groups: plan.groups, keep: request.keep, offset: request.offset, limit: request.limit },
-    space,
-  )
-  if (all.total >= request.offset + request.limit)
+  const size = request.offset + request.limit
+  const fullCount = levels?.holding(fullMask, request.keep)
+  const all =
+    fullCount === undefined || fullCount >= size
+      ? matchWithPlan(
+          postings,
+          stats,
+          ranking,
+          { groups: plan.groups, keep: request.keep, offset: request.offset, limit: request.limit },
+          space,
+          levels?.holdersOf(fullMask),
+        )
+      : { total: fullCount, docs: [] }
+  if (all.total >= size)
     return { total: all.total, docs: all.docs, masks: all.docs.map(() => fullMask), best: fullMask }
-  const page = new BestPage(request.offset + request.limit, ranking)
-  const counts = new GroupCounts(plan, request.keep, space)
+  const page = new BestPage(size, ranking)
+  if (levels !== undefined) rankOnBits(plan, levels, request.keep, page)
+  else rankTermAtATime(plan, request.keep, page, space)
+  const ranked = page.sorted()
+  if (ranked.length === 0) return NOTHING
+  const best = ranked[0]!.mask
+  // For a smaller set than every group, documents holding it may have been pruned (fewer of its
+  // words in their title), so they are counted: on the bits, or by an all-words search of that set.
+  const total =
+    best === fullMask
+      ? all.total
+      : (levels?.holding(best, request.keep) ?? countHolding(request, best, postings, stats, ranking))
+  const shown = ranked.slice(request.offset)
+  return { total, docs: shown.map((e) => e.doc), masks: shown.map((e) => e.mask), best }
+}
+
+/**
+ * How best match counts the groups each document holds: on their bits (coverage-levels.ts), or
+ * term at a time over their postings (GroupCounts). The same answer either way; left to the size of
+ * the groups when not given (tests give it, to compare the two).
+ */
+type Counting = 'bits' | 'postings'
+
+/**
+ * Whether the groups are better counted on bits: counting term at a time costs a step per posting,
+ * on bits a few passes of a word per 32 documents per group, whatever the groups hold.
+ */
+function countsOnBits(plan: Plan): boolean {
+  let postings = 0
+  for (let g = 0; g < plan.groupCount; g++) postings += plan.candidateCount(g)
+  return postings * BITS_SHARE > plan.documentCount
+}
+
+/** Groups holding together more than one posting per BITS_SHARE documents are counted on bits. */
+const BITS_SHARE = 4
+
+/**
+ * Fills `page` from the levels of the documents (coverage-levels.ts), highest first, each level's
+ * documents in ascending order: until the page is full, then every level that may still reach its
+ * floor at once, each document held to its exact bound before it is evaluated.
+ */
+function rankOnBits(
+  plan: Plan,
+  levels: CoverageLevels,
+  keep: ((doc: number) => boolean) | undefined,
+  page: BestPage,
+): void {
+  const fullMask = plan.fullMask
+  const evaluate = (low: number, high: number) => {
+    plan.rewind()
+    for (const w of levels.wordsReaching(low)) {
+      for (let bits = levels.within(w, low, high); bits !== 0; bits = (bits & (bits - 1)) >>> 0) {
+        const doc = lowestDoc(w, bits)
+        if (keep !== undefined && !keep(doc)) continue
+        const floor = page.full ? page.floor : 0
+        if (levels.bound(doc) + BOUND_SLACK < floor || !plan.covers(doc, floor)) continue
+        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
+      }
+    }
+  }
+  let level = levels.top
+  for (; level > 0 && !page.full; level--) evaluate(level, level)
+  let reachable = level
+  while (reachable > 0 && levels.reach(reachable) + BOUND_SLACK >= page.floor) reachable--
+  if (reachable < level) evaluate(reachable + 1, level)
+}
+
+/**
+ * Fills `page` counting the groups term at a time, rarest first, until the documents among none of
+ * those counted cannot enter the page (they hold at most the groups left, and the titles counted)
+ * and counting one more group would cost more than evaluating the documents whose bound still
+ * reaches the page. The documents among the most counted groups, evaluated first, give the page its
+ * floor.
+ */
+function rankTermAtATime(
+  plan: Plan,
+  keep: ((doc: number) => boolean) | undefined,
+  page: BestPage,
+  space: CandidateSpace | undefined,
+): void {
+  const fullMask = plan.fullMask
+  const counts = new GroupCounts(plan, keep, space)
   const evaluate = (docs: Uint32Array) => {
     plan.rewind()
     for (const doc of docs) {
@@ -81,10 +174,6 @@ export function matchBest(
         page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
     }
   }
-  // Count the groups, rarest first, until the documents among none of those counted cannot enter the
-  // page (they hold at most the groups left, and the titles counted) and counting one more group
-  // would cost more than evaluating the documents whose bound still reaches the page. The documents
-  // among the most counted groups, evaluated first, give the page its floor.
   while (counts.counted < plan.groupCount) {
     counts.add()
     if (counts.counted === plan.groupCount) break
@@ -94,14 +183,6 @@ export function matchBest(
   }
   // What a document may weigh: the counted groups it is among, the titles it holds, every group left.
   evaluate(counts.reaching(page.full ? page.floor - counts.uncounted : -Infinity))
-  const ranked = page.sorted()
-  if (ranked.length === 0) return NOTHING
-  const best = ranked[0]!.mask
-  // For a smaller set than every group, documents holding it may have been pruned (fewer of its
-  // words in their title), so they are counted by an all-words search of that set.
-  const total = best === fullMask ? all.total : countHolding(request, best, postings, stats, ranking)
-  const shown = ranked.slice(request.offset)
-  return { total, docs: shown.map((e) => e.doc), masks: shown.map((e) => e.mask), best }
 }
 
 /**

@@ -4,7 +4,7 @@
  * (best-match.ts) a mark, a slot and a bound per document. Reused by every search of the index
  * (searches run one at a time, and what a search returns is copied out of it), grown to the largest
  * set met and never past one entry per document: 18 bytes a document at most for the first, 26 more
- * for best match, made the first time a query needs them.
+ * for best match counted term at a time, made the first time a query needs them.
  *
  * Arrays made per search came from malloc, which keeps freed blocks for later allocations: with the
  * decoded postings also there, malloc's heap grew from 8 to 131 MiB over a query mix at 1 000 000
@@ -32,6 +32,7 @@ export class CandidateSpace {
   #seen: Uint32Array | undefined
   #search = 0
   #bestMatch: BestMatchSlots | undefined
+  #bitRows = new Uint32Array(0)
 
   constructor(readonly documentCount: number) {}
 
@@ -61,6 +62,17 @@ export class CandidateSpace {
       reach: pageBacked(Float64Array, n),
       out: pageBacked(Uint32Array, n),
     })
+  }
+
+  /**
+   * Room for best match's rows of bits (coverage-levels.ts): `length` words, stale. A few dozen
+   * rows of a bit a document (125 KiB each at 1 000 000 documents: 2.9 MiB for 8 groups), kept for
+   * the next query. Not page-backed: V8 (Node 20) reads a typed array over a resizable buffer about
+   * three times slower, and these rows are read word by word by every pass.
+   */
+  bitRows(length: number): Uint32Array {
+    if (length > this.#bitRows.length) this.#bitRows = new Uint32Array(length)
+    return this.#bitRows.subarray(0, length)
   }
 
   /** Room for a union of `size` documents (the values past what the caller writes are stale). */

@@ -191,7 +191,7 @@ export function hasBit(bits: Uint32Array, index: number): boolean {
 }
 
 /** The indexes of the bits set, ascending, written into `into`. */
-function bitsInto(bits: Uint32Array, into: Uint32Array): Uint32Array {
+export function bitsInto(bits: Uint32Array, into: Uint32Array): Uint32Array {
   let k = 0
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]!

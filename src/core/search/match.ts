@@ -10,7 +10,7 @@
 import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import { hasBit, type TermPostingsOf } from './dense-postings.js'
+import { bitsInto, hasBit, popcount, type TermPostingsOf } from './dense-postings.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -55,7 +55,9 @@ export function matchGroups(
 
 /**
  * The general evaluation: candidates from the rarest group, checked against the others a document
- * at a time. Its per-candidate arrays are `space`'s when given, new ones otherwise.
+ * at a time. Its per-candidate arrays are `space`'s when given, new ones otherwise. A caller that
+ * has the documents holding every group as bits (best match, coverage-levels.ts) gives them as
+ * `holdingEvery`: they are then the candidates, only to be filtered and scored.
  */
 export function matchWithPlan(
   postings: TermPostingsOf,
@@ -63,10 +65,11 @@ export function matchWithPlan(
   ranking: Ranking,
   request: MatchRequest,
   space?: CandidateSpace,
+  holdingEvery?: Uint32Array,
 ): { total: number; docs: number[] } {
   const plan = Plan.of(request.groups, postings, stats)
   if (plan === undefined) return { total: 0, docs: [] }
-  const candidates = plan.candidates(space)
+  const candidates = holdingEvery === undefined ? plan.candidates(space) : docsOf(holdingEvery, space)
   const { matched, tiers, scores } = space?.perCandidate(candidates.length) ?? {
     matched: new Uint32Array(candidates.length),
     tiers: new Uint8Array(candidates.length),
@@ -75,7 +78,10 @@ export function matchWithPlan(
   const keep = request.keep
   // Many candidates (a query of common words only): the documents holding every group are narrowed
   // first a word of 32 documents at a time (match-plan.ts, `possible`).
-  const possible = candidates.length * POSSIBLE_SHARE > stats.titleLength.length ? plan.possible() : undefined
+  const possible =
+    holdingEvery === undefined && candidates.length * POSSIBLE_SHARE > stats.titleLength.length
+      ? plan.possible()
+      : undefined
   let total = 0
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates[i]!
@@ -95,4 +101,11 @@ export function matchWithPlan(
     tieRank[matched[a]!]! - tieRank[matched[b]!]!
   const page = topKOf(total, request.offset + request.limit, better).slice(request.offset)
   return { total, docs: page.map((m) => matched[m]!) }
+}
+
+/** The documents whose bit is set, ascending, in `space`'s room for a union when given. */
+function docsOf(bits: Uint32Array, space: CandidateSpace | undefined): Uint32Array {
+  let count = 0
+  for (let w = 0; w < bits.length; w++) count += popcount(bits[w]!)
+  return bitsInto(bits, space?.union(count) ?? new Uint32Array(count))
 }
