@@ -1,0 +1,119 @@
+/**
+ * Compares builds of the service (and quota configurations) with the reference in alternating passes,
+ * each pass running every target once in rotated order: on a machine whose speed moves from one minute
+ * to the next, two builds are only comparable measured side by side. `npm run bench` measures one
+ * build against the reference and the peer; this answers "is this commit faster than that one".
+ *
+ * Each ROOT is a checkout with its own `dist/` (and `node_modules/`); `ROOT:ID` picks the server
+ * configuration (`off`, `memory`, `redis`; default `off`). The API mix is the bench's.
+ *
+ *   node --import tsx bench/compare-builds.ts --root /tmp/old:memory --root .:memory --passes 7
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { planApiMix, resolveMix, sampleCorpus } from './lib/mix.js'
+import { toLuaMix } from './lib/mix-file.js'
+import { freePort, installCleanupHandlers, onCleanup, stopAll } from './lib/processes.js'
+import { startServer, type Server, type ServerId } from './lib/servers.js'
+import { deleteRedisPrefix, uniqueRedisPrefix } from './lib/redis.js'
+import { runWrk } from './lib/wrk.js'
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', multiple: true },
+    passes: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '3' },
+  },
+})
+const passes = Math.max(3, Number(values.passes))
+const durationS = Math.max(1, Number(values.duration))
+const CONNECTIONS = 32
+const SERVICE_IDS = new Set(['off', 'memory', 'redis'])
+
+installCleanupHandlers()
+const workDir = mkdtempSync(join(tmpdir(), 'compare-builds-'))
+const redisPrefix = uniqueRedisPrefix()
+onCleanup(() => rmSync(workDir, { recursive: true, force: true }))
+onCleanup(async () => void (await deleteRedisPrefix(redisPrefix).catch(() => 0)))
+const records = resolve('data/records.json')
+
+/** CPU time of a process so far, in µs (utime + stime, 100 ticks a second). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
+type Target = { name: string; server: Server; mix: string }
+const services: Target[] = []
+for (const spec of values.root ?? ['.']) {
+  const at = spec.lastIndexOf(':')
+  const [root, id] = at === -1 ? [spec, 'off'] : [spec.slice(0, at), spec.slice(at + 1)]
+  if (!SERVICE_IDS.has(id))
+    throw new Error(`compare-builds: ${spec}: the configuration is off, memory or redis`)
+  const port = await freePort()
+  const server = await startServer(id as ServerId, {
+    root: resolve(root),
+    workDir,
+    port,
+    records,
+    redisPrefix: `${redisPrefix}${port}:`,
+  })
+  services.push({ name: spec, server, mix: '' })
+}
+const first = services[0]!.server
+const planned = planApiMix(await sampleCorpus(first.url))
+for (const [i, target] of services.entries()) {
+  target.mix = join(workDir, `mix-${i}.lua`)
+  writeFileSync(target.mix, toLuaMix(await resolveMix(target.server.url, planned)))
+}
+const body = Buffer.from(
+  await (await fetch(`${first.url}/api/v1/facts?q=vitesse&limit=10&po_live=1`)).arrayBuffer(),
+)
+const reference: Target = {
+  name: 'reference',
+  server: await startServer('reference', {
+    root: resolve('.'),
+    workDir,
+    port: await freePort(),
+    records,
+    redisPrefix: '',
+    body,
+  }),
+  mix: services[0]!.mix,
+}
+const targets = [reference, ...services]
+for (const t of targets)
+  await runWrk({ url: t.server.url, mixFile: t.mix, durationS: 2, connections: CONNECTIONS })
+
+const ratios = new Map<string, { rps: number[]; byCpu: number[] }>(
+  targets.map((t) => [t.name, { rps: [], byCpu: [] }]),
+)
+for (let pass = 0; pass < passes; pass++) {
+  const measured = new Map<string, { rps: number; cpuPerRequest: number }>()
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[(i + pass) % targets.length]!
+    const before = cpuMicros(t.server.pid)
+    const run = await runWrk({ url: t.server.url, mixFile: t.mix, durationS, connections: CONNECTIONS })
+    measured.set(t.name, { rps: run.rps, cpuPerRequest: (cpuMicros(t.server.pid) - before) / run.requests })
+  }
+  const ref = measured.get('reference')!
+  for (const [name, m] of measured) {
+    ratios.get(name)!.rps.push(m.rps / ref.rps)
+    ratios.get(name)!.byCpu.push(ref.cpuPerRequest / m.cpuPerRequest)
+  }
+  console.log(
+    `pass ${pass + 1}: ` +
+      [...measured]
+        .map(([n, m]) => `${n} ${Math.round(m.rps)} req/s, ${m.cpuPerRequest.toFixed(1)} µs`)
+        .join(' | '),
+  )
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+for (const [name, r] of ratios)
+  console.log(
+    `${name.padEnd(40)} ×reference ${median(r.rps).toFixed(2)}   by CPU per request ${median(r.byCpu).toFixed(2)}`,
+  )
+await stopAll()
+process.exit(0)
