@@ -9,29 +9,22 @@ import { CoverageLevels } from './coverage-levels.js'
 import { DensePostings, type TermPostings } from './dense-postings.js'
 import { BOUND_SLACK, Plan, type FieldStats, type TermGroup } from './match-plan.js'
 import type { Postings } from './postings.js'
+import { randomPostings } from '../../../test/support/random-postings.js'
 
 const { next } = createRng(sfc32(hashSeed('coverage levels')))
 const below = (n: number) => Math.floor(next() * n)
 
 /** Random postings over `documentCount` documents, each held with probability `share`, some in the title. */
-function randomPostings(documentCount: number, share: number): Postings {
-  const docs: number[] = []
-  const titleTf: number[] = []
-  const bodyTf: number[] = []
-  for (let doc = 0; doc < documentCount; doc++) {
-    if (next() >= share) continue
-    docs.push(doc)
+const randomPostingsOf = (documentCount: number, share: number): Postings =>
+  randomPostings(next, documentCount, share, () => {
     const inTitle = below(5) === 0
-    titleTf.push(inTitle ? 1 + below(2) : 0)
-    bodyTf.push(inTitle && below(2) === 0 ? 0 : 1 + below(3))
-  }
-  return { docs: Uint32Array.from(docs), titleTf: Uint8Array.from(titleTf), bodyTf: Uint8Array.from(bodyTf) }
-}
+    return [inTitle ? 1 + below(2) : 0, inTitle && below(2) === 0 ? 0 : 1 + below(3)]
+  })
 
 /** A corpus of `documentCount` documents and `terms` words, from rare to held by most documents. */
 function randomIndex(documentCount: number, terms: number) {
   const arrays = Array.from({ length: terms }, () =>
-    randomPostings(documentCount, [0.01, 0.1, 0.4, 0.8][below(4)]!),
+    randomPostingsOf(documentCount, [0.01, 0.1, 0.4, 0.8][below(4)]!),
   )
   // As the index reads them: a word held by one document in 16 or more as bits, half of the time.
   const read: TermPostings[] = arrays.map((p) =>

@@ -13,25 +13,21 @@ import { matchWithPlan } from './match.js'
 import { postingSize, writePosting } from './postings-codec.js'
 import type { Postings } from './postings.js'
 import { unionOfDocs } from './postings.js'
+import { randomPostings } from '../../../test/support/random-postings.js'
 
 const { next } = createRng(sfc32(hashSeed('dense postings')))
 const below = (n: number) => Math.floor(next() * n)
 
 /** Random postings over `documentCount` documents, each held with probability `share`. */
-function randomPostings(documentCount: number, share: number): Postings {
-  const docs: number[] = []
-  const titleTf: number[] = []
-  const bodyTf: number[] = []
-  for (let doc = 0; doc < documentCount; doc++) {
-    if (next() >= share) continue
-    docs.push(doc)
+const randomPostingsOf = (documentCount: number, share: number): Postings =>
+  randomPostings(next, documentCount, share, () => {
     const kind = below(4)
     // Most once in the body (the "plain" posting), some in the title, some counted past 15 (escaped).
-    titleTf.push(kind === 1 ? 1 + below(3) : kind === 2 ? below(300) % 256 : 0)
-    bodyTf.push(kind === 0 ? 1 : kind === 3 ? 15 + below(241) : below(20))
-  }
-  return { docs: Uint32Array.from(docs), titleTf: Uint8Array.from(titleTf), bodyTf: Uint8Array.from(bodyTf) }
-}
+    return [
+      kind === 1 ? 1 + below(3) : kind === 2 ? below(300) % 256 : 0,
+      kind === 0 ? 1 : kind === 3 ? 15 + below(241) : below(20),
+    ]
+  })
 
 function encode({ docs, titleTf, bodyTf }: Postings): Uint8Array {
   let size = 0
@@ -65,7 +61,7 @@ describe('dense postings', () => {
   it('hold the documents and counts of random postings, built from the encoded run or the arrays', () => {
     for (const documentCount of [1, 31, 32, 33, 255, 256, 257, 5_000]) {
       for (const share of [0, 0.02, 0.5, 0.97, 1]) {
-        const postings = randomPostings(documentCount, share)
+        const postings = randomPostingsOf(documentCount, share)
         const run = { bytes: encode(postings), at: 3, count: postings.docs.length }
         expectSame(DensePostings.fromRun(run, documentCount), postings, documentCount)
         expectSame(DensePostings.fromPostings(postings, documentCount), postings, documentCount)
@@ -86,7 +82,7 @@ describe('dense postings', () => {
   it('unite with arrays as the arrays alone do', () => {
     const documentCount = 3_000
     for (let round = 0; round < 30; round++) {
-      const lists = Array.from({ length: 1 + below(3) }, () => randomPostings(documentCount, next() * 0.6))
+      const lists = Array.from({ length: 1 + below(3) }, () => randomPostingsOf(documentCount, next() * 0.6))
       const expected = unionOfDocs(
         lists.map((p) => p.docs),
         documentCount,
