@@ -9,15 +9,17 @@
  *
  *   node --import tsx bench/compare-builds.ts --root /tmp/old:memory --root .:memory --passes 7
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { groupCpuSeconds, snapshot } from './lib/cpu.js'
 import { planApiMix, resolveMix, sampleCorpus } from './lib/mix.js'
 import { toLuaMix } from './lib/mix-file.js'
 import { freePort, installCleanupHandlers, onCleanup, stopAll } from './lib/processes.js'
 import { startServer, type Server, type ServerId } from './lib/servers.js'
 import { deleteRedisPrefix, uniqueRedisPrefix } from './lib/redis.js'
+import { medianPassRatio, rotation } from './lib/stats.js'
 import { runWrk } from './lib/wrk.js'
 
 const { values } = parseArgs({
@@ -38,12 +40,6 @@ const redisPrefix = uniqueRedisPrefix()
 onCleanup(() => rmSync(workDir, { recursive: true, force: true }))
 onCleanup(async () => void (await deleteRedisPrefix(redisPrefix).catch(() => 0)))
 const records = resolve('data/records.json')
-
-/** CPU time of a process so far, in µs (utime + stime, 100 ticks a second). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10_000
-}
 
 type Target = { name: string; server: Server; mix: string }
 const services: Target[] = []
@@ -87,33 +83,26 @@ const targets = [reference, ...services]
 for (const t of targets)
   await runWrk({ url: t.server.url, mixFile: t.mix, durationS: 2, connections: CONNECTIONS })
 
-const ratios = new Map<string, { rps: number[]; byCpu: number[] }>(
-  targets.map((t) => [t.name, { rps: [], byCpu: [] }]),
-)
+// Per pass and target: req/s, and CPU µs per request of the server's process group (as the bench counts it).
+const measured = new Map(targets.map((t) => [t.name, { rps: [] as number[], cpuPerRequest: [] as number[] }]))
 for (let pass = 0; pass < passes; pass++) {
-  const measured = new Map<string, { rps: number; cpuPerRequest: number }>()
-  for (let i = 0; i < targets.length; i++) {
-    const t = targets[(i + pass) % targets.length]!
-    const before = cpuMicros(t.server.pid)
+  const line: string[] = []
+  for (const t of rotation(targets, pass)) {
+    const before = snapshot()
     const run = await runWrk({ url: t.server.url, mixFile: t.mix, durationS, connections: CONNECTIONS })
-    measured.set(t.name, { rps: run.rps, cpuPerRequest: (cpuMicros(t.server.pid) - before) / run.requests })
+    const cpuPerRequest = (groupCpuSeconds(before, snapshot(), t.server.pid) * 1e6) / run.requests
+    const m = measured.get(t.name)!
+    m.rps[pass] = run.rps
+    m.cpuPerRequest[pass] = cpuPerRequest
+    line.push(`${t.name} ${Math.round(run.rps)} req/s, ${cpuPerRequest.toFixed(1)} µs`)
   }
-  const ref = measured.get('reference')!
-  for (const [name, m] of measured) {
-    ratios.get(name)!.rps.push(m.rps / ref.rps)
-    ratios.get(name)!.byCpu.push(ref.cpuPerRequest / m.cpuPerRequest)
-  }
-  console.log(
-    `pass ${pass + 1}: ` +
-      [...measured]
-        .map(([n, m]) => `${n} ${Math.round(m.rps)} req/s, ${m.cpuPerRequest.toFixed(1)} µs`)
-        .join(' | '),
-  )
+  console.log(`pass ${pass + 1}: ${line.join(' | ')}`)
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-for (const [name, r] of ratios)
-  console.log(
-    `${name.padEnd(40)} ×reference ${median(r.rps).toFixed(2)}   by CPU per request ${median(r.byCpu).toFixed(2)}`,
-  )
+const ref = measured.get(reference.name)!
+for (const [name, m] of measured) {
+  const byRps = medianPassRatio(m.rps, ref.rps)!
+  const byCpu = medianPassRatio(ref.cpuPerRequest, m.cpuPerRequest)! // less CPU than the reference: above 1
+  console.log(`${name.padEnd(40)} ×reference ${byRps.toFixed(2)}   by CPU per request ${byCpu.toFixed(2)}`)
+}
 await stopAll()
 process.exit(0)
