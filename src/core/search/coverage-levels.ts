@@ -11,7 +11,7 @@
  * of groups.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { popcount } from './dense-postings.js'
+import { countBits, popcount } from './dense-postings.js'
 import { TITLE_COVER, type Plan } from './match-plan.js'
 
 /**
@@ -84,13 +84,10 @@ export class CoverageLevels {
   /** How many documents kept by `keep` hold every group of `mask` (see `holdersOf`). */
   holding(mask: number, keep: ((doc: number) => boolean) | undefined): number {
     const holders = this.holdersOf(mask)
+    if (keep === undefined) return countBits(holders)
     let count = 0
-    for (let w = 0; w < holders.length; w++) {
-      const bits = holders[w]!
-      if (bits === 0) continue
-      if (keep === undefined) count += popcount(bits)
-      else for (let b = bits; b !== 0; b = (b & (b - 1)) >>> 0) if (keep(lowestDoc(w, b))) count++
-    }
+    for (let w = 0; w < holders.length; w++)
+      for (let b = holders[w]!; b !== 0; b = (b & (b - 1)) >>> 0) if (keep(lowestDoc(w, b))) count++
     return count
   }
 

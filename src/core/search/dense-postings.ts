@@ -173,6 +173,13 @@ export function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24
 }
 
+/** How many bits of `bits` are set. */
+export function countBits(bits: Uint32Array): number {
+  let count = 0
+  for (let w = 0; w < bits.length; w++) count += popcount(bits[w]!)
+  return count
+}
+
 /** The two bit sets of a word over `documentCount` documents, in one page-backed block. */
 function bitsFor(documentCount: number): [Uint32Array, Uint32Array] {
   const words = (documentCount + 31) >>> 5

@@ -10,7 +10,7 @@
 import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
-import { bitsInto, hasBit, popcount, type TermPostingsOf } from './dense-postings.js'
+import { bitsInto, countBits, hasBit, type TermPostingsOf } from './dense-postings.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -105,7 +105,6 @@ export function matchWithPlan(
 
 /** The documents whose bit is set, ascending, in `space`'s room for a union when given. */
 function docsOf(bits: Uint32Array, space: CandidateSpace | undefined): Uint32Array {
-  let count = 0
-  for (let w = 0; w < bits.length; w++) count += popcount(bits[w]!)
+  const count = countBits(bits)
   return bitsInto(bits, space?.union(count) ?? new Uint32Array(count))
 }
