@@ -87,13 +87,30 @@ async function startServers(
     servers.set(id, await startServer(id, { ...base, records, port: await freePort(), ...extra }))
   }
   for (const id of SERVICE_IDS) if (needed.has(id)) await launch(id)
-  const res = await fetch(servers.get('off')!.url + REFERENCE_PATH)
+  // Uncompressed, as the mix asks for it (no Accept-Encoding): the fields must describe these bytes.
+  const res = await fetch(servers.get('off')!.url + REFERENCE_PATH, {
+    headers: { 'accept-encoding': 'identity' },
+  })
   if (!res.ok) throw new Error(`bench: ${REFERENCE_PATH} answered ${res.status}`)
   const body = Buffer.from(await res.arrayBuffer())
-  for (const id of ['reference', 'nginx', 'peer'] as const) if (needed.has(id)) await launch(id, { body })
-  for (const id of ['reference', 'nginx'] as const)
+  const fields = serviceFields(res.headers)
+  for (const id of ['reference', 'reference-fields', 'nginx', 'peer'] as const)
+    if (needed.has(id)) await launch(id, { body, fields })
+  for (const id of ['reference', 'reference-fields', 'nginx'] as const)
     if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
   return { servers, body }
+}
+
+/** Fields Node's server adds itself, to every answer of every target alike. */
+const NODE_OWN_FIELDS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+/** The header fields the service chose for an answer, flat (name, value, …), as writeHead takes them. */
+function serviceFields(headers: Headers): string[] {
+  const flat: string[] = []
+  headers.forEach((value, name) => {
+    if (!NODE_OWN_FIELDS.has(name)) flat.push(name, value)
+  })
+  return flat
 }
 
 /** The reference and nginx must answer any mix path with the body: a 403 or 404 would measure nothing. */

@@ -19,6 +19,13 @@ export const MEASUREMENTS: readonly Measurement[] = [
     mix: 'api',
   },
   { id: 'nginx', label: 'nginx static file (machine ceiling)', server: 'nginx', mix: 'api' },
+  // No goal: how much of the reference the contract's header fields alone leave (docs/benchmarks.md).
+  {
+    id: 'reference-fields',
+    label: "reference + the service's header fields",
+    server: 'reference-fields',
+    mix: 'api',
+  },
   {
     id: 'off',
     label: 'service, quota off',

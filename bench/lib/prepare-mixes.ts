@@ -28,7 +28,8 @@ export async function prepareMixes(
     samples.get(id) ?? samples.set(id, await sampleCorpus(servers.get(id)!.url)).get(id)!
   const resolved = new Map<string, MixRequest[]>()
   const out = new Map<string, PreparedMix>()
-  const echoes = (m: Measurement) => m.server === 'reference' || m.server === 'nginx'
+  const echoes = (m: Measurement) =>
+    m.server === 'reference' || m.server === 'reference-fields' || m.server === 'nginx'
   // Services and the peer first: the reference and nginx reuse the resolved service mix.
   for (const m of [...measurements].sort((a, b) => Number(echoes(a)) - Number(echoes(b)))) {
     const server = servers.get(m.server)

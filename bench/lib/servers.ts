@@ -9,7 +9,8 @@ import { prepareNginx } from './nginx.js'
 import { SERVER_CPU, start, waitForHttp } from './processes.js'
 import { BENCH_REDIS_URL } from './redis.js'
 
-export type ServerId = 'off' | 'memory' | 'redis' | 'off-100k' | 'reference' | 'nginx' | 'peer'
+export type ServerId =
+  'off' | 'memory' | 'redis' | 'off-100k' | 'reference' | 'reference-fields' | 'nginx' | 'peer'
 export type Server = { id: ServerId; url: string; child: ChildProcess; pid: number }
 
 /** Everything a server start needs besides its id. */
@@ -21,6 +22,8 @@ export type ServerContext = {
   redisPrefix: string
   /** Reference and nginx only: the bytes every request is answered with. */
   body?: Buffer
+  /** reference-fields only: the header fields the service sent with `body` (flat: name, value, …). */
+  fields?: readonly string[]
   /** Node's --cpu-prof directory: the service then writes a profile when it stops. */
   cpuProfDir?: string
 }
@@ -61,6 +64,13 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
   switch (id) {
     case 'reference':
       return tsxTarget('bench/targets/reference.ts', ['--body-file', writeBody(ctx)])
+    case 'reference-fields':
+      return tsxTarget('bench/targets/reference.ts', [
+        '--body-file',
+        writeBody(ctx),
+        '--fields-file',
+        writeFields(ctx),
+      ])
     case 'peer':
       return tsxTarget('bench/targets/peer.ts', ['--records', ctx.records])
     case 'nginx':
@@ -81,6 +91,12 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
   }
 }
 
+function writeFields(ctx: ServerContext): string {
+  const file = join(ctx.workDir, 'reference-fields.json')
+  writeFileSync(file, JSON.stringify(ctx.fields))
+  return file
+}
+
 function writeBody(ctx: ServerContext): string {
   const file = join(ctx.workDir, 'reference-body.json')
   writeFileSync(file, ctx.body!)
@@ -99,7 +115,7 @@ export async function startServer(id: ServerId, ctx: ServerContext): Promise<Ser
   const url = `http://127.0.0.1:${ctx.port}`
   const ready = id === 'off' || id === 'memory' || id === 'redis' || id === 'off-100k' ? '/readyz' : '/'
   await waitForHttp(url + ready, child, id === 'off-100k' ? 180_000 : 30_000)
-  if (id !== 'nginx' && id !== 'reference' && id !== 'peer') await waitReady(url)
+  if (id === 'off' || id === 'memory' || id === 'redis' || id === 'off-100k') await waitReady(url)
   return { id, url, child, pid: child.pid! }
 }
 
