@@ -38,7 +38,7 @@ import {
 } from './lib/processes.js'
 import { deleteRedisPrefix, redisAvailable, uniqueRedisPrefix } from './lib/redis.js'
 import { summarise, unmet, type TargetRow } from './lib/report.js'
-import { startServer, type Server, type ServerContext, type ServerId } from './lib/servers.js'
+import { ECHO_SERVERS, startServer, type Server, type ServerContext, type ServerId } from './lib/servers.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const SAMPLE = resolve(ROOT, 'data/records.json')
@@ -96,8 +96,7 @@ async function startServers(
   const fields = serviceFields(res.headers)
   for (const id of ['reference', 'reference-fields', 'nginx', 'peer'] as const)
     if (needed.has(id)) await launch(id, { body, fields })
-  for (const id of ['reference', 'reference-fields', 'nginx'] as const)
-    if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
+  for (const id of ECHO_SERVERS) if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
   return { servers, body }
 }
 

@@ -9,7 +9,7 @@ import { planMcpMix } from './mcp-mix.js'
 import { planApiMix, resolveMix, sampleCorpus, type CorpusSample } from './mix.js'
 import { toLuaMix, type MixRequest, type PlannedRequest } from './mix-file.js'
 import type { Measurement } from './plan.js'
-import type { Server, ServerId } from './servers.js'
+import { ECHO_SERVERS, type Server, type ServerId } from './servers.js'
 
 export type PreparedMix = {
   luaFile: string
@@ -28,8 +28,7 @@ export async function prepareMixes(
     samples.get(id) ?? samples.set(id, await sampleCorpus(servers.get(id)!.url)).get(id)!
   const resolved = new Map<string, MixRequest[]>()
   const out = new Map<string, PreparedMix>()
-  const echoes = (m: Measurement) =>
-    m.server === 'reference' || m.server === 'reference-fields' || m.server === 'nginx'
+  const echoes = (m: Measurement) => ECHO_SERVERS.has(m.server)
   // Services and the peer first: the reference and nginx reuse the resolved service mix.
   for (const m of [...measurements].sort((a, b) => Number(echoes(a)) - Number(echoes(b)))) {
     const server = servers.get(m.server)

@@ -13,6 +13,11 @@ export type ServerId =
   'off' | 'memory' | 'redis' | 'off-100k' | 'reference' | 'reference-fields' | 'nginx' | 'peer'
 export type Server = { id: ServerId; url: string; child: ChildProcess; pid: number }
 
+/** The service in its configurations: started from dist/, ready once /readyz answers 200. */
+const SERVICES: ReadonlySet<ServerId> = new Set(['off', 'memory', 'redis', 'off-100k'])
+/** Servers that answer every request with the service's reference body, whatever it asks. */
+export const ECHO_SERVERS: ReadonlySet<ServerId> = new Set(['reference', 'reference-fields', 'nginx'])
+
 /** Everything a server start needs besides its id. */
 export type ServerContext = {
   root: string
@@ -113,9 +118,9 @@ export async function startServer(id: ServerId, ctx: ServerContext): Promise<Ser
     output: join(ctx.workDir, `${id}.log`),
   })
   const url = `http://127.0.0.1:${ctx.port}`
-  const ready = id === 'off' || id === 'memory' || id === 'redis' || id === 'off-100k' ? '/readyz' : '/'
-  await waitForHttp(url + ready, child, id === 'off-100k' ? 180_000 : 30_000)
-  if (id === 'off' || id === 'memory' || id === 'redis' || id === 'off-100k') await waitReady(url)
+  const service = SERVICES.has(id)
+  await waitForHttp(url + (service ? '/readyz' : '/'), child, id === 'off-100k' ? 180_000 : 30_000)
+  if (service) await waitReady(url)
   return { id, url, child, pid: child.pid! }
 }
 

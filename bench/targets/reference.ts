@@ -28,7 +28,7 @@ if (!Number.isInteger(port) || values['body-file'] === undefined)
 const body = readFileSync(values['body-file'])
 const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }
 
-/** The service's fields, flat, and where the request id goes in them (-1: not sent). */
+/** The service's fields, flat, and the index of the request id's value in them (0: none to make). */
 const serviceFields =
   values['fields-file'] === undefined
     ? undefined
