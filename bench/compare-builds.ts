@@ -7,6 +7,8 @@
  * Each ROOT is a checkout with its own `dist/` (and `node_modules/`); `ROOT:ID` picks the server
  * configuration (`off`, `memory`, `redis`; default `off`). The API mix is the bench's.
  *
+ * `--node` picks the servers' Node as `npm run bench` does (here `current` by default: the Node running this).
+ *
  *   node --import tsx bench/compare-builds.ts --root /tmp/old:memory --root .:memory --passes 7
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,6 +19,7 @@ import { groupCpuSeconds, snapshot } from './lib/cpu.js'
 import { planApiMix, resolveMix, sampleCorpus } from './lib/mix.js'
 import { toLuaMix } from './lib/mix-file.js'
 import { freePort, installCleanupHandlers, onCleanup, stopAll } from './lib/processes.js'
+import { resolveServerNode } from './lib/server-node.js'
 import { startServer, type Server, type ServerId } from './lib/servers.js'
 import { deleteRedisPrefix, uniqueRedisPrefix } from './lib/redis.js'
 import { medianPassRatio, rotation } from './lib/stats.js'
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     root: { type: 'string', multiple: true },
     passes: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
+    node: { type: 'string', default: 'current' },
   },
 })
 const passes = Math.max(3, Number(values.passes))
@@ -36,6 +40,7 @@ const SERVICE_IDS = new Set(['off', 'memory', 'redis'])
 
 installCleanupHandlers()
 const workDir = mkdtempSync(join(tmpdir(), 'compare-builds-'))
+const node = resolveServerNode(values.node).path
 const redisPrefix = uniqueRedisPrefix()
 onCleanup(() => rmSync(workDir, { recursive: true, force: true }))
 onCleanup(async () => void (await deleteRedisPrefix(redisPrefix).catch(() => 0)))
@@ -51,6 +56,7 @@ for (const spec of values.root ?? ['.']) {
   const port = await freePort()
   const server = await startServer(id as ServerId, {
     root: resolve(root),
+    node,
     workDir,
     port,
     records,
@@ -71,6 +77,7 @@ const reference: Target = {
   name: 'reference',
   server: await startServer('reference', {
     root: resolve('.'),
+    node,
     workDir,
     port: await freePort(),
     records,

@@ -6,8 +6,8 @@
  * fixed half load with h2load; profiles the configurations that miss a goal; writes
  * bench/results/latest.{json,md} and the generated part of docs/benchmarks.md.
  *
- * Options: --quick (≈ 3 min), --passes N (≥ 3), --duration S, --profile / --no-profile, --no-build,
- * --no-docs.
+ * Options: --quick (≈ 3 min), --passes N (≥ 3), --duration S, --node current|MAJOR|PATH (the servers'
+ * Node; default this one), --profile / --no-profile, --no-build, --no-docs.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,6 +36,7 @@ import {
   stop,
   stopAll,
 } from './lib/processes.js'
+import { resolveServerNode, type ServerNode } from './lib/server-node.js'
 import { deleteRedisPrefix, redisAvailable, uniqueRedisPrefix } from './lib/redis.js'
 import { summarise, unmet, type TargetRow } from './lib/report.js'
 import { ECHO_SERVERS, startServer, type Server, type ServerContext, type ServerId } from './lib/servers.js'
@@ -143,13 +144,18 @@ async function profileUnmet(
 }
 
 /** Everything between the tools being there and the results being written. */
-async function measure(options: RunOptions, machine: Machine, startedAt: string): Promise<RunResults> {
+async function measure(
+  options: RunOptions,
+  machine: Machine,
+  node: ServerNode,
+  startedAt: string,
+): Promise<RunResults> {
   const workDir = mkdtempSync(join(tmpdir(), 'reference-records-bench-'))
   onCleanup(() => rmSync(workDir, { recursive: true, force: true }))
   const skipped: string[] = []
   const redisPrefix = uniqueRedisPrefix()
   const { measurements, corpus } = await selectMeasurements(redisPrefix, skipped)
-  const base = { root: ROOT, workDir, redisPrefix }
+  const base = { root: ROOT, node: node.path, workDir, redisPrefix }
   const { servers, body } = await startServers(measurements, base, corpus)
   log('building the request mixes')
   const mixes = await prepareMixes(measurements, servers, workDir)
@@ -188,12 +194,14 @@ async function main(): Promise<void> {
       log(`build failed, measuring the existing dist/: ${err.message.slice(0, 300)}`),
     )
   }
-  const machine = await describeMachine()
+  const node = resolveServerNode(options.node)
+  log(`servers run on Node ${node.version} (${node.path})`)
+  const machine = await describeMachine(node.version)
   if (machine.busyBeforeRun > 0.1)
     log(
       `warning: other processes use ${Math.round(machine.busyBeforeRun * 100)} % of the CPU; results will be noisy`,
     )
-  const results = await measure(options, machine, startedAt)
+  const results = await measure(options, machine, node, startedAt)
   const written = writeResults(ROOT, results)
   process.stdout.write(resultsMarkdown(results))
   log(`wrote ${written.join(', ')}`)

@@ -31,7 +31,8 @@ async function cpuBusy(ms = 1_000): Promise<number> {
   return total > 0 ? 1 - (b.idle - a.idle) / total : 0
 }
 
-export async function describeMachine(): Promise<Machine> {
+/** `serverNode`: the version the servers under test run on (the bench itself may run on another). */
+export async function describeMachine(serverNode: string): Promise<Machine> {
   const model =
     /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ??
     cpus()[0]?.model ??
@@ -40,7 +41,7 @@ export async function describeMachine(): Promise<Machine> {
     cpuModel: model.trim(),
     cores: cpus().length,
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
-    node: process.version,
+    node: serverNode === process.version ? serverNode : `${serverNode} (bench runner ${process.version})`,
     tools: toolVersions(),
     commit: runSync('git', ['rev-parse', '--short', 'HEAD']) ?? 'unknown',
     // Read-only; other work shares the tree, so the build may hold changes not in the commit.

@@ -84,6 +84,8 @@ export type RunOptions = {
   build: boolean
   /** Rewrite the generated part of docs/benchmarks.md (full runs only by default). */
   docs: boolean
+  /** The servers' Node: `current`, a major version fetched with npx, or a binary's path (server-node.ts). */
+  node: string
 }
 
 /**
@@ -95,6 +97,13 @@ export type RunOptions = {
  */
 export function parseOptions(argv: readonly string[]): RunOptions {
   const quick = argv.includes('--quick')
+  const text = (name: string): string | undefined => {
+    const i = argv.indexOf(name)
+    if (i === -1) return undefined
+    const given = argv[i + 1]
+    if (given === undefined || given.startsWith('--')) throw new Error(`bench: ${name} needs a value`)
+    return given
+  }
   const value = (name: string, fallback: number) => {
     const i = argv.indexOf(name)
     if (i === -1) return fallback
@@ -102,9 +111,19 @@ export function parseOptions(argv: readonly string[]): RunOptions {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`bench: ${name} needs a positive number`)
     return n
   }
-  const known = ['--quick', '--passes', '--duration', '--profile', '--no-profile', '--no-build', '--no-docs']
+  const known = [
+    '--quick',
+    '--passes',
+    '--duration',
+    '--node',
+    '--profile',
+    '--no-profile',
+    '--no-build',
+    '--no-docs',
+  ]
   const unknown = argv.filter(
-    (a, i) => a.startsWith('--') && !known.includes(a) && !/^--(passes|duration)$/.test(argv[i - 1] ?? ''),
+    (a, i) =>
+      a.startsWith('--') && !known.includes(a) && !/^--(passes|duration|node)$/.test(argv[i - 1] ?? ''),
   )
   if (unknown.length > 0)
     throw new Error(`bench: unknown option ${unknown.join(', ')}; known: ${known.join(' ')}`)
@@ -120,5 +139,6 @@ export function parseOptions(argv: readonly string[]): RunOptions {
     profile: !argv.includes('--no-profile') && (!quick || argv.includes('--profile')),
     build: !argv.includes('--no-build'),
     docs: !argv.includes('--no-docs') && !quick,
+    node: text('--node') ?? 'current',
   }
 }

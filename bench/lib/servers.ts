@@ -21,6 +21,8 @@ export const ECHO_SERVERS: ReadonlySet<ServerId> = new Set(['reference', 'refere
 /** Everything a server start needs besides its id. */
 export type ServerContext = {
   root: string
+  /** The Node binary the Node servers run on (server-node.ts). */
+  node: string
   workDir: string
   port: number
   records: string
@@ -63,7 +65,7 @@ function serviceEnv(id: ServerId, ctx: ServerContext): NodeJS.ProcessEnv {
 function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.ProcessEnv?] {
   const port = String(ctx.port)
   const tsxTarget = (file: string, args: string[]): [string, string[]] => [
-    'node',
+    ctx.node,
     ['--import', 'tsx', resolve(ctx.root, file), '--port', port, ...args],
   ]
   switch (id) {
@@ -91,7 +93,7 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
         '--host',
         '127.0.0.1',
       ]
-      return ['node', args, serviceEnv(id, ctx)]
+      return [ctx.node, args, serviceEnv(id, ctx)]
     }
   }
 }
