@@ -39,13 +39,19 @@ import {
 import { resolveServerNode, type ServerNode } from './lib/server-node.js'
 import { deleteRedisPrefix, redisAvailable, uniqueRedisPrefix } from './lib/redis.js'
 import { summarise, unmet, type TargetRow } from './lib/report.js'
-import { ECHO_SERVERS, startServer, type Server, type ServerContext, type ServerId } from './lib/servers.js'
+import {
+  ECHO_SERVERS,
+  SERVICES,
+  startServer,
+  type Server,
+  type ServerContext,
+  type ServerId,
+} from './lib/servers.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const SAMPLE = resolve(ROOT, 'data/records.json')
 /** The "typical search response" the reference and nginx answer with (issue 7). */
 const REFERENCE_PATH = '/api/v1/facts?q=vitesse&limit=10&po_live=1'
-const SERVICE_IDS: readonly ServerId[] = ['off', 'memory', 'redis', 'off-100k']
 
 const t0 = Date.now()
 const log = (line: string) =>
@@ -87,7 +93,7 @@ async function startServers(
     const records = id === 'off-100k' ? corpus! : SAMPLE
     servers.set(id, await startServer(id, { ...base, records, port: await freePort(), ...extra }))
   }
-  for (const id of SERVICE_IDS) if (needed.has(id)) await launch(id)
+  for (const id of needed) if (SERVICES.has(id)) await launch(id)
   // Uncompressed, as the mix asks for it (no Accept-Encoding): the fields must describe these bytes.
   const res = await fetch(servers.get('off')!.url + REFERENCE_PATH, {
     headers: { 'accept-encoding': 'identity' },
@@ -95,8 +101,7 @@ async function startServers(
   if (!res.ok) throw new Error(`bench: ${REFERENCE_PATH} answered ${res.status}`)
   const body = Buffer.from(await res.arrayBuffer())
   const fields = serviceFields(res.headers)
-  for (const id of ['reference', 'reference-fields', 'nginx', 'peer'] as const)
-    if (needed.has(id)) await launch(id, { body, fields })
+  for (const id of needed) if (!SERVICES.has(id)) await launch(id, { body, fields })
   for (const id of ECHO_SERVERS) if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
   return { servers, body }
 }

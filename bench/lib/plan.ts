@@ -97,6 +97,8 @@ export type RunOptions = {
  */
 export function parseOptions(argv: readonly string[]): RunOptions {
   const quick = argv.includes('--quick')
+  /** Options followed by a value; the others are flags. */
+  const valued = ['--passes', '--duration', '--node']
   const text = (name: string): string | undefined => {
     const i = argv.indexOf(name)
     if (i === -1) return undefined
@@ -105,25 +107,15 @@ export function parseOptions(argv: readonly string[]): RunOptions {
     return given
   }
   const value = (name: string, fallback: number) => {
-    const i = argv.indexOf(name)
-    if (i === -1) return fallback
-    const n = Number(argv[i + 1])
+    const given = text(name)
+    if (given === undefined) return fallback
+    const n = Number(given)
     if (!Number.isFinite(n) || n <= 0) throw new Error(`bench: ${name} needs a positive number`)
     return n
   }
-  const known = [
-    '--quick',
-    '--passes',
-    '--duration',
-    '--node',
-    '--profile',
-    '--no-profile',
-    '--no-build',
-    '--no-docs',
-  ]
+  const known = ['--quick', ...valued, '--profile', '--no-profile', '--no-build', '--no-docs']
   const unknown = argv.filter(
-    (a, i) =>
-      a.startsWith('--') && !known.includes(a) && !/^--(passes|duration|node)$/.test(argv[i - 1] ?? ''),
+    (a, i) => a.startsWith('--') && !known.includes(a) && !valued.includes(argv[i - 1] ?? ''),
   )
   if (unknown.length > 0)
     throw new Error(`bench: unknown option ${unknown.join(', ')}; known: ${known.join(' ')}`)

@@ -14,7 +14,7 @@ export type ServerId =
 export type Server = { id: ServerId; url: string; child: ChildProcess; pid: number }
 
 /** The service in its configurations: started from dist/, ready once /readyz answers 200. */
-const SERVICES: ReadonlySet<ServerId> = new Set(['off', 'memory', 'redis', 'off-100k'])
+export const SERVICES: ReadonlySet<ServerId> = new Set(['off', 'memory', 'redis', 'off-100k'])
 /** Servers that answer every request with the service's reference body, whatever it asks. */
 export const ECHO_SERVERS: ReadonlySet<ServerId> = new Set(['reference', 'reference-fields', 'nginx'])
 
@@ -70,14 +70,10 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
   ]
   switch (id) {
     case 'reference':
-      return tsxTarget('bench/targets/reference.ts', ['--body-file', writeBody(ctx)])
-    case 'reference-fields':
-      return tsxTarget('bench/targets/reference.ts', [
-        '--body-file',
-        writeBody(ctx),
-        '--fields-file',
-        writeFields(ctx),
-      ])
+    case 'reference-fields': {
+      const fields = id === 'reference-fields' ? ['--fields-file', writeFields(ctx)] : []
+      return tsxTarget('bench/targets/reference.ts', ['--body-file', writeBody(ctx), ...fields])
+    }
     case 'peer':
       return tsxTarget('bench/targets/peer.ts', ['--records', ctx.records])
     case 'nginx':
