@@ -169,9 +169,13 @@ const services = compose.services
 const ours = Object.entries(services).filter(([, s]) => s.build === '.')
 const REPLICAS = ['replica-1', 'replica-2']
 
-/** Compose's interpolation with nothing set: `${X:-default}` is its default, `${X}` empty. */
-const interpolate = (value: string) =>
-  value.replace(/\$\{([A-Z_]+)(?::?-([^}]*))?\}/g, (_, _name: string, fallback?: string) => fallback ?? '')
+/** A value as the service gets it: written out, never left to compose's interpolation (`${X:-…}`). */
+const literal = (value: unknown) => {
+  const text = String(value)
+  if (text.includes('$'))
+    throw new Error(`compose.yaml: ${text} depends on the environment of whoever runs compose`)
+  return text
+}
 
 describe('compose.yaml', () => {
   it('holds the documented topology', () => {
@@ -186,7 +190,7 @@ describe('compose.yaml', () => {
     const documented = documentedVariables()
     for (const [name, service] of ours) {
       const env = Object.fromEntries(
-        Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]),
+        Object.entries(service.environment ?? {}).map(([k, v]) => [k, literal(String(v))]),
       )
       for (const variable of Object.keys(env)) {
         expect(SETTINGS.has(variable), `${name}: ${variable} is a setting (src/config.ts)`).toBe(true)
@@ -212,7 +216,7 @@ describe('compose.yaml', () => {
     for (const name of REPLICAS) {
       const replica = services[name]!
       const env = Object.fromEntries(
-        Object.entries(replica.environment!).map(([k, v]) => [k, interpolate(String(v))]),
+        Object.entries(replica.environment!).map(([k, v]) => [k, literal(String(v))]),
       )
       const config = loadConfig(env)
       expect(replica.command).toEqual(['serve'])
@@ -260,9 +264,7 @@ describe('compose.yaml', () => {
       .find(([, target]) => target!.startsWith('/etc/nginx/'))
     const file = mount![0]!.replace(/^\.\//, '')
     const conf = read(file).replace(/^#[^\n]*\n/gm, '')
-    const port = String(
-      loadConfig({ PORT: interpolate(services['replica-1']!.environment!.PORT!) }).http.port,
-    )
+    const port = String(loadConfig({ PORT: literal(services['replica-1']!.environment!.PORT!) }).http.port)
     expect(conf.trim()).toBe(
       documentedNginxBlock()
         .replace('server 10.0.0.11:8080;', `server replica-1:${port};`)
