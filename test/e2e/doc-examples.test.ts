@@ -31,7 +31,7 @@ const DOCUMENTS = [
 const LOCAL = /https?:\/\/(?:localhost|127\.0\.0\.1):8080\b/g
 const PUBLIC = /https:\/\/records\.example\.org\b/g
 /** The CLI's commands that only read from a service (and write their own output files). */
-const READING_COMMANDS = /^reference-records (?:search|get|catalogue|dump|sync|--version)\b/
+const READING_COMMANDS = /^(?:npx )?reference-records (?:search|get|catalogue|dump|sync|--version)\b/
 
 type Example = { file: string; line: number; command: string }
 
@@ -99,7 +99,7 @@ function run(command: string): Promise<{ code: number; stdout: string; stderr: s
   const rewritten = command
     .replace(LOCAL, local.url)
     .replace(PUBLIC, publicOrigin.url)
-    .replace(/^reference-records /, `node ${CLI} `)
+    .replace(/^(?:npx )?reference-records /, `node ${CLI} `)
   const script = `set -o pipefail\ncurl() { command curl --fail-with-body "$@"; }\n${rewritten}\n`
   return new Promise((resolve) =>
     execFile(
@@ -124,7 +124,7 @@ describe('the shell examples of the docs', () => {
     const commands = found.map((e) => e.command)
     expect(commands.some((c) => c.includes('/api/v1/changes?since='))).toBe(true)
     expect(commands.some((c) => c.includes('verification-age'))).toBe(true)
-    expect(commands.some((c) => c.startsWith('reference-records search'))).toBe(true)
+    expect(commands.some((c) => /^(npx )?reference-records search/.test(c))).toBe(true)
   })
 
   it('use the documented port, and plain HTTP for a replica', () => {

@@ -20,7 +20,7 @@ const exists = (path: string) => existsSync(new URL(path, root))
 const pkg = JSON.parse(read('package.json')) as { version: string; files: string[] }
 const SETTINGS = new Set(Object.keys(SettingsSchema.shape))
 /** Where the configuration table is documented. */
-const CONFIGURATION_DOC = 'README.md'
+const CONFIGURATION_DOC = 'docs/configuration.md'
 
 /** The variables of the configuration table (its first column). */
 function documentedVariables(): Set<string> {
