@@ -85,6 +85,13 @@ describe('loadConfig', () => {
     ],
     ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*must be from 1 to 1000/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
+    // A whole number, but past the bound: the message says the bound, not "a whole number" alone.
+    [
+      'RATE_LIMIT_PER_MINUTE',
+      '1000000000',
+      /RATE_LIMIT_PER_MINUTE .*must be a whole number from 0 to 9999999/,
+    ],
+    ['RATE_LIMIT_PER_MINUTE', '2.5', /RATE_LIMIT_PER_MINUTE .*from 0 to 9999999 \(0 disables the quota\)/],
   ])('refuses %s=%s, naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message)
   })

@@ -78,7 +78,7 @@ export const SettingsSchema = z.object({
     ),
   RATE_LIMIT_PER_MINUTE: z
     .string()
-    .regex(/^\d{1,7}$/, 'must be a whole number (0 disables the quota)')
+    .regex(/^\d{1,7}$/, 'must be a whole number from 0 to 9999999 (0 disables the quota)')
     .transform(Number)
     .default(120)
     .describe(
