@@ -127,7 +127,7 @@ export function apiRequests(doc: Document): Request[] {
 }
 
 /** The rest of the site, every method the contract names, and MCP in both eras. */
-export function otherRequests(): Request[] {
+function otherRequests(): Request[] {
   const paths = [
     '/',
     '/docs',
