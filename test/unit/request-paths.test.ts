@@ -35,7 +35,9 @@ afterAll(() => Promise.all([on?.close(), off?.close()]))
 
 describe('the fast path against the framework, in memory', () => {
   it('generates its API requests from the OpenAPI document: every path and query parameter', () => {
-    const requests = apiRequests(doc)
+    expect(apiRequests(doc).length).toBeGreaterThan(500)
+    // The share this file compares holds each of them too.
+    const requests = generatedRequests(doc, { quick: true })
     for (const [template, operations] of Object.entries(doc.paths)) {
       expect(
         requests.some((r) => r.target.startsWith(template.replace('{id}', RECORD))),
@@ -48,7 +50,6 @@ describe('the fast path against the framework, in memory', () => {
             `${template} ${p.name}`,
           ).toBe(true)
     }
-    expect(requests.length).toBeGreaterThan(500)
   })
 
   it('answers the generated requests with the same bytes, twice (the second time from prepared answers)', async () => {
