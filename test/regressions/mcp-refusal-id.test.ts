@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawExchange, type RawResponse } from '../support/raw-http.js'
+import { DEFAULT_TIMEOUTS } from '../../src/http/server.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
 let server: TestServer
@@ -102,7 +103,8 @@ describe('a refused POST /mcp echoes the JSON-RPC id', () => {
     const { responses } = await rawExchange(port, head, { idleMs: 2_000 })
     expectRefusal(responses[0]!, 429)
     expect(responses[0]!.json.id).toBeNull()
-    expect(Date.now() - started).toBeLessThan(4_000)
+    // After about a second, not at the request timeout (15 s): half of it is room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(DEFAULT_TIMEOUTS.requestMs / 2)
   })
 
   it('does not read a body over the size limit: id null', async () => {

@@ -35,16 +35,15 @@ it('answers a POST /mcp whose chunked body is malformed once, with a JSON-RPC er
     '5\r\n{"jso\r\nXYZ\r\n',
     '2\r\n{}\r\n0\r\nbad trailer\u0001\r\n\r\n',
   ]) {
-    const started = Date.now()
-    const { responses, closedByServer } = await rawExchange(port, head + body)
+    // Up to 2 s for the answer on a busy machine: a connection given up on would not be answered at all.
+    const { responses, closedByServer } = await rawExchange(port, head + body, { idleMs: 2_000 })
     expect(
       responses.map((r) => r.status),
       body,
     ).toEqual([400])
     expect(responses[0]!.json, body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32_000 } })
+    // Answered when the parser fails, not when the connection is given up on (which answers nothing).
     expect(closedByServer).toBe(true)
-    // Answered when the parser fails, not when the connection is given up on.
-    expect(Date.now() - started).toBeLessThan(900)
   }
 })
 
