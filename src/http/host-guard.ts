@@ -68,21 +68,30 @@ export type HostGuardSettings = {
   allowedHosts?: readonly string[]
 }
 
+/**
+ * The guard's refusal. Answered in the contract's JSON error body on every path, pages included: no
+ * person is meant to read it, only the script of the page that tried.
+ */
+export class MisaddressedRequest extends HttpRefusal {
+  constructor(message: string) {
+    super(HOST_REFUSAL_STATUS, message)
+  }
+}
+
 /** The guard's refusal of `req`, or undefined when it passes. */
-export type HostGuard = (req: IncomingMessage) => HttpRefusal | undefined
+export type HostGuard = (req: IncomingMessage) => MisaddressedRequest | undefined
 
 /** The guard of a service with these settings; undefined when it has none (not loopback-only, or ALLOWED_HOSTS=*). */
 export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
   if (!isLoopbackListenAddress(settings.listenAddress)) return undefined
   const listed = settings.allowedHosts ?? []
   if (listed.includes('*')) return undefined
-  const named = new Set(listed.map(hostName))
-  if (settings.publicBaseUrl !== undefined) named.add(hostName(new URL(settings.publicBaseUrl).hostname))
+  const publicHost = settings.publicBaseUrl === undefined ? [] : [new URL(settings.publicBaseUrl).hostname]
+  const named = new Set([...publicHost, ...listed].map(hostName))
   const accepted = (host: string) => named.has(host) || isLoopbackName(host)
   const allowedText = ['localhost', '127.0.0.1', '[::1]', ...named].join(', ')
   const refusal = (field: string, value: string) =>
-    new HttpRefusal(
-      HOST_REFUSAL_STATUS,
+    new MisaddressedRequest(
       `Header "${field}": ${JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)} names no host this service answers for: it listens on a loopback address and accepts ${allowedText} (the operator may list more in ALLOWED_HOSTS)`,
     )
   return (req) => {

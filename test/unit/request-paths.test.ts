@@ -38,7 +38,7 @@ function exchange(service: Service, request: Request): Promise<string> {
     })
     connection.on('error', reject)
     const headers = {
-      host: 'x',
+      host: 'localhost',
       'x-request-id': 'diff',
       connection: 'close',
       ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
