@@ -18,7 +18,7 @@ import ipaddr from 'ipaddr.js'
 import { HttpRefusal } from './status.js'
 
 /** The status of the guard's refusal: the request is understood, and refused for who it claims to address. */
-export const HOST_REFUSAL_STATUS = 403
+const HOST_REFUSAL_STATUS = 403
 
 /** Whether `address` (the HOST setting) is a loopback address or the name localhost. */
 export function isLoopbackListenAddress(address: string): boolean {

@@ -12,8 +12,10 @@ const records = JSON.parse(readFileSync(SMALL_FIXTURE, 'utf8')) as Fact[]
 const fact = records[0]!
 let server: TestServer
 beforeAll(async () => {
-  // evil.example passes the DNS-rebinding guard, so that the Location test below sees a Host it could echo.
-  server = await startTestServer({ ALLOWED_HOSTS: 'evil.example' })
+  // Listed for the DNS-rebinding guard (docs/operations.md, "Host names"): evil.example so that the
+  // Location test below sees a Host it could echo; the others are the pages of other sites the CORS
+  // tests call from, as they would call a public deployment.
+  server = await startTestServer({ ALLOWED_HOSTS: 'evil.example,reuser.example,example.org' })
 })
 afterAll(() => server.close())
 

@@ -21,7 +21,8 @@ const remaining = (res: { headers: Headers }) =>
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer({ RECORDS_FILE: BUNDLED })
+  // app.example: the page of another site the CORS test calls from, listed for the DNS-rebinding guard.
+  server = await startTestServer({ RECORDS_FILE: BUNDLED, ALLOWED_HOSTS: 'app.example' })
 })
 afterAll(() => server?.close())
 

@@ -42,6 +42,8 @@ const TARGETS: [string, string][] = [
   ['absolute-form, # right after the path', request('GET', 'https://x:443/#')],
   ['an encoded # before a raw one', request('GET', '/api/v1/facts?q=%23#?po_live=1')],
   ['a lone #', request('GET', '/#')],
+  ['raw UTF-8 before the # (read again, encoded)', request('GET', '/recherche?q=priorité#x')],
+  ['raw UTF-8 after the #', request('GET', '/api/v1/#é?po_live=1')],
   ['HEAD', request('HEAD', '/api/v1#?po_live=1')],
   [
     'OPTIONS',

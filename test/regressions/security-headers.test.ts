@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from '../support/test-server.js'
 let server: TestServer
 let port: number
 beforeAll(async () => {
-  server = await startTestServer()
+  // a.example: the page of another site the preflight comes from, listed for the DNS-rebinding guard.
+  server = await startTestServer({ ALLOWED_HOSTS: 'a.example' })
   port = Number(new URL(server.url).port)
 })
 afterAll(() => server.close())

@@ -186,6 +186,8 @@ beforeAll(async () => {
     RECORDS_FILE: FIXTURE,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // The page of another site the preflights come from, listed for the DNS-rebinding guard.
+    ALLOWED_HOSTS: 'app.example',
   })
   ;[on, off] = await Promise.all([
     createService(config, { fastPath: true, load: loadInProcess }),

@@ -25,12 +25,7 @@ import { normaliseTarget } from '../../../src/http/target.js'
 import type { Service } from '../../../src/service/service.js'
 
 /** The addresses whose requests count (docs/contract.md "Quota"), as the docs list them. */
-export const COUNTED_ROOTS: readonly string[] = [
-  API_PREFIX,
-  ...PAGE_COUNTED_ROOTS,
-  ...DISCOVERY_ROOTS,
-  '/mcp',
-]
+const COUNTED_ROOTS: readonly string[] = [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, '/mcp']
 const LIMIT = 1_000_000
 const RECORD = 'fait-fab1ae2fa3566c3d'
 
