@@ -33,6 +33,8 @@ const initialize = (host: string, origin = `http://${host}`) => {
 async function send(server: TestServer, bytes: string): Promise<RawResponse> {
   const { responses } = await rawExchange(Number(new URL(server.url).port), bytes, {
     methods: [bytes.split(' ', 1)[0]!],
+    // Each request closes its connection: the exchange ends on the close, the idle bound is for a slow machine.
+    idleMs: 5_000,
   })
   expect(responses).toHaveLength(1)
   return responses[0]!

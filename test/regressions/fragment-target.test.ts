@@ -58,7 +58,8 @@ const TARGETS: [string, string][] = [
 const methodOf = (bytes: string) => bytes.split(' ', 1)[0]!
 
 async function send(port: number, bytes: string): Promise<RawResponse> {
-  const { responses } = await rawExchange(port, bytes, { methods: [methodOf(bytes)] })
+  // Each request closes its connection: the exchange ends on the close, the idle bound is for a slow machine.
+  const { responses } = await rawExchange(port, bytes, { methods: [methodOf(bytes)], idleMs: 5_000 })
   expect(responses).toHaveLength(1)
   return responses[0]!
 }
