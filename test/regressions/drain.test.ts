@@ -58,7 +58,7 @@ async function rawKeepAlive(port: number) {
   socket.on('close', () => (closed = true))
   const exchange = async () => {
     received = ''
-    socket.write('GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n')
+    socket.write('GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n')
     // Until a whole JSON answer arrived or the connection closed (the machine may be busy).
     await expect.poll(() => closed || /\}\s*$/.test(received), { timeout: 5_000, interval: 20 }).toBe(true)
     return received
@@ -122,7 +122,7 @@ describe('draining on SIGTERM', () => {
     const slow = connect(port, '127.0.0.1')
     slow.on('error', () => {})
     await new Promise((r) => slow.once('connect', r))
-    slow.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: x\r\n') // and never the end of the head
+    slow.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: localhost\r\n') // and never the end of the head
     const started = Date.now()
     service.child.kill('SIGTERM')
     expect(await service.exited).toBe(0)

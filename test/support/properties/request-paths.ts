@@ -35,7 +35,7 @@ export function exchange(service: Service, request: Request): Promise<string> {
     })
     connection.on('error', reject)
     const headers = {
-      host: 'x',
+      host: 'localhost',
       'x-request-id': 'diff',
       connection: 'close',
       ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
@@ -182,6 +182,8 @@ export async function startBothPaths(): Promise<{ on: Service; off: Service; doc
     RECORDS_FILE: FIXTURE,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // The page of another site the preflights come from, listed for the DNS-rebinding guard.
+    ALLOWED_HOSTS: 'app.example',
   })
   const [on, off] = await Promise.all([
     createService(config, { fastPath: true, load: loadInProcess }),
