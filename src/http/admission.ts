@@ -94,6 +94,8 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     methods: m.methods,
     allow: [...m.methods, 'OPTIONS'].join(', '),
   }))
+  // A mount's address, matched exactly as the mount entry matches it: whose Origin the host guard checks.
+  const isMountPath = (path: string) => mounts.some((m) => m.path === path)
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
   const isCounted = (path: string) => {
     for (const root of deps.countedRoots) if (isUnderPath(path, root)) return true // a loop: no closure per request
@@ -115,7 +117,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
     }
     // Counted like any other refusal of the path (docs/contract.md "Quota").
-    const misaddressed = deps.hostGuard?.(req)
+    const misaddressed = deps.hostGuard?.(req, isMountPath(target.path))
     if (misaddressed !== undefined)
       return { id, cors, quota, outcome: { kind: 'refusal', error: misaddressed } }
     if (target.url.length > MAX_URL_LENGTH) {
@@ -160,7 +162,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted;
     // but not for a page that must not drive this service (a rebinding page's preflight).
     if (req.method === 'OPTIONS') {
-      const misaddressed = deps.hostGuard?.(req)
+      const misaddressed = deps.hostGuard?.(req, isMountPath(target.path))
       if (misaddressed !== undefined) return { id, cors, outcome: { kind: 'refusal', error: misaddressed } }
       return { id, cors, outcome: { kind: 'preflight' } }
     }

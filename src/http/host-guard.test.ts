@@ -6,7 +6,9 @@ import { ERROR_EXAMPLES } from './openapi-examples.js'
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage
 const guard = (settings: { publicBaseUrl?: string; allowedHosts?: string[] } = {}) =>
   hostGuard({ listenAddress: '127.0.0.1', ...settings })!
-const refused = (g: ReturnType<typeof guard>, headers: Record<string, string>) => g(request(headers))?.message
+/** The refusal's message for a request to the MCP endpoint (`onMcp`, where Origin is checked too) or elsewhere. */
+const refused = (g: ReturnType<typeof guard>, headers: Record<string, string>, onMcp = true) =>
+  g(request(headers), onMcp)?.message
 
 describe('isLoopbackListenAddress', () => {
   it.each(['127.0.0.1', '127.8.9.10', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1'])(
@@ -76,6 +78,15 @@ describe('the DNS-rebinding guard', () => {
   ])('refuses Origin: %s on a loopback Host', (origin) =>
     expect(refused(guard(), { host: '127.0.0.1:8080', origin })).toMatch(/^Header "Origin"/),
   )
+
+  it('lets any Origin read the public API and pages on a loopback Host: only its Host is checked there', () => {
+    for (const origin of ['http://evil.example.com', 'https://reuser.example', 'null'])
+      expect(refused(guard(), { host: 'localhost:8080', origin }, false)).toBeUndefined()
+    // A rebinding page names its own host in Host: refused everywhere.
+    expect(refused(guard(), { host: 'evil.example.com', origin: 'http://evil.example.com' }, false)).toMatch(
+      /^Header "Host"/,
+    )
+  })
 
   it('accepts the public base URL host, any port, and any Origin when addressed to it', () => {
     const g = guard({ publicBaseUrl: 'https://Records.Example.org/base' })

@@ -6,10 +6,13 @@
  * its answers, the MCP endpoint included), or by calling http://localhost:… straight from the page.
  * The browser always names the host it thinks it talks to in `Host`, and the page's origin in
  * `Origin`: so such a service answers only requests whose `Host` is a loopback name (localhost,
- * 127.0.0.0/8, [::1], any port), the public base URL's host or a host of ALLOWED_HOSTS, and whose
- * `Origin`, when there is one and the request is addressed to this machine by a loopback name, is
- * one of those too. A request addressed to the public host (through a proxy) may come from any page:
- * the API is public there, CORS `*`. A request without `Host` (HTTP/1.0) names no other host and
+ * 127.0.0.0/8, [::1], any port), the public base URL's host or a host of ALLOWED_HOSTS. A rebinding
+ * page names its own host in `Host`, so that check alone stops it everywhere. On the MCP endpoint
+ * the `Origin` is checked too, when there is one and the request is addressed to this machine by a
+ * loopback name (the MCP transport requires servers to validate it: a session runs tools). The API,
+ * the pages and the feeds are public and read-only, with CORS `*`: any page may read them, from a
+ * service on this machine as from the public one, so their `Origin` is not a reason to refuse.
+ * A request addressed to the public host (through a proxy) may come from any page. A request without `Host` (HTTP/1.0) names no other host and
  * passes. A service listening on any other address (0.0.0.0, a LAN address) has no guard: it is
  * meant to be reached by other names.
  */
@@ -78,8 +81,11 @@ export class MisaddressedRequest extends HttpRefusal {
   }
 }
 
-/** The guard's refusal of `req`, or undefined when it passes. */
-export type HostGuard = (req: IncomingMessage) => MisaddressedRequest | undefined
+/**
+ * The guard's refusal of `req`, or undefined when it passes. `checksOrigin`: the request is for the
+ * MCP endpoint, whose `Origin` must name an accepted host too.
+ */
+export type HostGuard = (req: IncomingMessage, checksOrigin: boolean) => MisaddressedRequest | undefined
 
 /** The guard of a service with these settings; undefined when it has none (not loopback-only, or ALLOWED_HOSTS=*). */
 export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
@@ -94,7 +100,7 @@ export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
     new MisaddressedRequest(
       `Header "${field}": ${JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)} names no host this service answers for: it listens on a loopback address and accepts ${allowedText} (the operator may list more in ALLOWED_HOSTS)`,
     )
-  return (req) => {
+  return (req, checksOrigin) => {
     const host = req.headers.host
     let local = true
     // No Host at all (HTTP/1.0; HTTP/1.1 without one is refused before): it names no other host.
@@ -104,8 +110,8 @@ export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
       local = isLoopbackName(name)
     }
     const origin = req.headers.origin
-    // Addressed to the public host, the API is public: any page may call it (CORS *).
-    if (origin === undefined || !local) return undefined
+    // Addressed to the public host, or to the public read-only API: any page may call it (CORS *).
+    if (origin === undefined || !local || !checksOrigin) return undefined
     const name = hostOfOrigin(origin)
     return name !== undefined && accepted(name) ? undefined : refusal('Origin', origin)
   }

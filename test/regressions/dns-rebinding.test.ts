@@ -82,6 +82,21 @@ describe('listening on 127.0.0.1, without settings', () => {
     expectRefused(await send(server, initialize(local, 'null')), 'Origin')
   })
 
+  it('answers the public API and pages to a page of any site on a loopback Host (CORS *)', async () => {
+    for (const target of [
+      '/api/v1/?po_live=1',
+      '/api/v1/facts?q=vitesse&po_live=1',
+      '/recherche?q=vitesse',
+    ]) {
+      const res = await send(
+        server,
+        request('GET', target, `Host: ${local}\r\nOrigin: https://reuser.example\r\n`),
+      )
+      expect(res.status).toBe(200)
+      expect(res.headers['access-control-allow-origin']).toBe('*')
+    }
+  })
+
   it('refuses an API request, counted like any refusal of the API', async () => {
     const res = await send(server, request('GET', '/api/v1/?po_live=1', `Host: ${EVIL}\r\n`))
     expectRefused(res, 'Host')
