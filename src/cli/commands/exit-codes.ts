@@ -4,8 +4,11 @@ import {
   NotFoundError,
   RateLimitError,
   RecordsConnectionError,
+  ResponseLimitError,
 } from '../../client/index.js'
 import { UsageError } from '../args.js'
+import { LIMIT_FLAGS } from './client-limits.js'
+import { InterruptedError } from './interrupt.js'
 
 export const EXIT = {
   /** Done. */
@@ -18,6 +21,10 @@ export const EXIT = {
   notFound: 3,
   /** Rate limited (429) after the allowed retries, or asked to wait more than a minute. */
   rateLimited: 4,
+  /** Stopped by Ctrl-C (SIGINT). */
+  interrupted: 130,
+  /** Stopped by SIGTERM. */
+  terminated: 143,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
@@ -27,11 +34,14 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  other failure (service unavailable, connection refused, refused redirect, incomplete listing…)
   2  usage error (bad option or value, or a parameter the service refused)
   3  not found (unknown record id)
-  4  rate limited (the service asked to wait; retry later)`
+  4  rate limited (the service asked to wait; retry later)
+  130, 143  stopped by Ctrl-C or SIGTERM (nothing left half-written)`
 
 export { UsageError }
 
 export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof InterruptedError)
+    return error.signalName === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage
   if (error instanceof NotFoundError) return EXIT.notFound
   if (error instanceof RateLimitError) return EXIT.rateLimited
@@ -42,6 +52,12 @@ export function exitCodeOf(error: unknown): ExitCode {
 export function describeError(error: unknown): string {
   if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
     return `${error.message} (the service asks to wait ${Math.ceil(error.retryAfterMs / 1000)} s; retry later)`
+  }
+  if (error instanceof ResponseLimitError) {
+    const flag = LIMIT_FLAGS[error.limit]
+    return flag === undefined
+      ? `${error.message} (more records than the catalogue announced; retry, the service may have just published)`
+      : `${error.message}; ${flag} sets this limit`
   }
   if (error instanceof RecordsConnectionError) {
     return `${error.message}\nIs the service running there? Choose another with --base-url or REFERENCE_RECORDS_URL.`
