@@ -207,7 +207,7 @@ export async function sync(
 
   const downloadAbove = options.downloadAbove ?? defaultDownloadAbove(base.size)
   const manyChanges = (requests: number) =>
-    `applying the changes would take more than ${requests} requests (downloadAbove ${downloadAbove}); one download does`
+    `applying the changes would take ${requests} requests or more, over downloadAbove (${downloadAbove}); one download does`
 
   // A publication landing while the feed is applied makes the result differ from the checksum: read again from the same point.
   for (let attempt = 0; attempt < 3; attempt++) {

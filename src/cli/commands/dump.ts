@@ -42,6 +42,9 @@ Example:
 
 const OPTIONS = { kind: { type: 'string' }, out: { type: 'string' } } as const
 
+/** Characters gathered before a write to the file. */
+const WRITE_CHUNK = 64 * 1024
+
 /** Where the lines go: stdout, or a temporary file renamed into place on success. */
 type Sink = { write(text: string): Promise<void>; commit(): Promise<void>; abort(): Promise<void> }
 
@@ -87,13 +90,26 @@ async function fileSink(path: string): Promise<Sink> {
     if (!closed) await handle.close()
     closed = true
   }
+  // Lines are gathered into writes of about 64 KiB: a write per record took most of a large dump's time.
+  let buffered: string[] = []
+  let bufferedLength = 0
+  const flush = async () => {
+    if (buffered.length === 0) return
+    const text = buffered.join('')
+    buffered = []
+    bufferedLength = 0
+    await handle.write(text).catch((err: unknown) => {
+      throw fileError(path, err)
+    })
+  }
   return {
     write: async (text) => {
-      await handle.write(text).catch((err: unknown) => {
-        throw fileError(path, err)
-      })
+      buffered.push(text)
+      bufferedLength += text.length
+      if (bufferedLength >= WRITE_CHUNK) await flush()
     },
     commit: async () => {
+      await flush()
       await handle.sync()
       await close()
       await rename(temporary, path).catch((err: unknown) => {
