@@ -14,6 +14,7 @@ import { parseCommandArgs, type ParsedArgs } from '../args.js'
 import { isClosedPipe } from '../closed-pipe.js'
 import { LIMITS_HELP, LIMIT_OPTIONS, clientLimitsFrom, type LimitValues } from './client-limits.js'
 import { EXIT, UsageError, describeError, exitCodeOf, type ExitCode } from './exit-codes.js'
+import { clearProgress } from './progress.js'
 import { CLI_MAX_RETRIES, formatRetry } from './retry-notice.js'
 
 /** The process's streams and environment; tests pass their own. */
@@ -128,6 +129,7 @@ export async function runClientCommand(
     await body()
     return EXIT.ok
   } catch (err) {
+    clearProgress()
     if (isClosedPipe(err)) return EXIT.ok
     const hint = err instanceof UsageError ? `\nRun "reference-records ${name} --help" for usage.` : ''
     io.stderr.write(`reference-records ${name}: ${describeError(err)}${hint}\n`)

@@ -6,7 +6,7 @@
  */
 import cliProgress from 'cli-progress'
 import type { RetryEvent } from '../../client/index.js'
-import { printRetries, type CliIo } from './common.js'
+import type { CliIo } from './common.js'
 import { formatRetry } from './retry-notice.js'
 
 export type Progress = {
@@ -25,6 +25,14 @@ export type Progress = {
 type Payload = { step: string; unit: string; status: string; known: boolean }
 
 const BAR_SIZE = 30
+
+/** The bars drawn now: a command that fails clears them before its message (and their timers end). */
+const drawn = new Set<() => void>()
+
+/** Clears every bar still drawn (`runClientCommand` calls it before printing a failure). */
+export function clearProgress(): void {
+  for (const clear of [...drawn]) clear()
+}
 
 /** The line: "dump [████░░] 3/10 records", or "publish: reading records.ndjson… 1200" while the size is unknown. */
 function formatLine(name: string) {
@@ -47,7 +55,9 @@ function formatLine(name: string) {
  * terminal: the bar would be glued to the records).
  */
 export function commandProgress(io: CliIo, name: string, allowed = true): Progress {
-  const printRetry = printRetries(name, io)
+  const printRetry = (event: RetryEvent) => {
+    io.stderr.write(`reference-records ${name}: ${formatRetry(event)}\n`)
+  }
   if (!io.stderrIsTTY || !allowed)
     return { step: () => {}, update: () => {}, onRetry: printRetry, clear: () => {}, drawn: false }
   let bar: cliProgress.SingleBar | undefined
@@ -57,6 +67,7 @@ export function commandProgress(io: CliIo, name: string, allowed = true): Progre
     clearInterval(countdown)
     bar?.stop()
     bar = undefined
+    drawn.delete(clear)
   }
   return {
     drawn: true,
@@ -73,6 +84,7 @@ export function commandProgress(io: CliIo, name: string, allowed = true): Progre
         etaBuffer: 20,
       })
       bar.start(options.total ?? 0, 0, payload)
+      drawn.add(clear)
     },
     update(done, total) {
       if (bar === undefined) return
