@@ -45,7 +45,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   downloadTimeoutMs: 3_600_000,
 }
 
-export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]
 
 /** The limits given, over the defaults; each a whole number ≥ 0 (0: no limit). */
 export function resolveLimits(given: Partial<Record<keyof Limits, number | undefined>>): Limits {
@@ -61,13 +61,13 @@ export function resolveLimits(given: Partial<Record<keyof Limits, number | undef
 }
 
 /** "64 MiB", "8 kB", "512 bytes"; "30 s", "1.5 s", "250 ms". */
-export function describeBytes(n: number): string {
+function describeBytes(n: number): string {
   if (n >= GiB && n % GiB === 0) return `${n / GiB} GiB`
   if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`
   return `${n} bytes`
 }
-export function describeMs(ms: number): string {
+function describeMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`
 }
 

@@ -26,7 +26,7 @@ export type PacerOptions = {
   sleep?: Sleep
 }
 
-export function checkRequestsPerMinute(value: number | 'auto'): void {
+function checkRequestsPerMinute(value: number | 'auto'): void {
   if (value !== 'auto' && (!Number.isSafeInteger(value) || value < 0))
     throw new TypeError(
       `RecordsClient: requestsPerMinute must be 'auto' or a whole number ≥ 0 (0: no pacing), got ${value}`,

@@ -25,7 +25,7 @@ export type HostileServer = {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** A record with the fields a client reads; `n` makes its id. */
+/** A record with the fields a client reads; `n` makes its id. @public */
 export function hostileRecord(n: number) {
   return {
     id: `fait-${n.toString(16).padStart(16, '0')}`,
@@ -75,7 +75,7 @@ export const sendJson =
     res.end(JSON.stringify(body))
   }
 
-/** Answers the snapshot as the download does, with its publication and checksum headers. */
+/** Answers the snapshot as the download does, with its publication and checksum headers. @public */
 export const sendSnapshot =
   (snapshot: ReturnType<typeof snapshotOf>): Behaviour =>
   (_req, res) => {
@@ -90,6 +90,7 @@ export const sendSnapshot =
 /**
  * Writes `head`, then `next()` again and again, as fast as the client reads, until it goes away:
  * a body that never ends (chunked, no length announced).
+ * @public
  */
 export const endless =
   (head: string, next: (i: number) => string, headers: Record<string, string> = {}): Behaviour =>

@@ -6,7 +6,6 @@
  */
 import cliProgress from 'cli-progress'
 import type { RetryEvent } from '../../client/index.js'
-import type { CliIo } from './common.js'
 import { formatRetry } from './retry-notice.js'
 
 export type Progress = {
@@ -25,6 +24,9 @@ export type Progress = {
 type Payload = { step: string; unit: string; status: string; known: boolean }
 
 const BAR_SIZE = 30
+
+/** What of the command's streams progress uses (common.ts's CliIo has them). */
+type ProgressIo = { stderr: NodeJS.WritableStream; stderrIsTTY: boolean }
 
 /** The bars drawn now: a command that fails clears them before its message (and their timers end). */
 const drawn = new Set<() => void>()
@@ -54,7 +56,7 @@ function formatLine(name: string) {
  * The progress of command `name`; `allowed` false draws nothing (dump without --out to the same
  * terminal: the bar would be glued to the records).
  */
-export function commandProgress(io: CliIo, name: string, allowed = true): Progress {
+export function commandProgress(io: ProgressIo, name: string, allowed = true): Progress {
   const printRetry = (event: RetryEvent) => {
     io.stderr.write(`reference-records ${name}: ${formatRetry(event)}\n`)
   }
