@@ -207,7 +207,8 @@ describe('a closed pipe is a normal end', () => {
       ),
     )
     expect(run.code).toBe(0)
-    expect(run.stderr).toBe('')
+    // Quiet when the closed pipe stopped it; its one summary line when every record fit in the pipe first.
+    expect(run.stderr).toMatch(/^(reference-records dump: 13 records written in [\d.]+ s\n)?$/)
     expect(JSON.parse(run.stdout)).toMatchObject({ id: expect.any(String) })
   })
 })

@@ -8,7 +8,6 @@ import {
 } from '../../client/index.js'
 import { UsageError } from '../args.js'
 import { LIMIT_FLAGS } from './client-limits.js'
-import { InterruptedError } from './interrupt.js'
 
 export const EXIT = {
   /** Done. */
@@ -21,10 +20,6 @@ export const EXIT = {
   notFound: 3,
   /** Rate limited (429) after the allowed retries, or asked to wait more than a minute. */
   rateLimited: 4,
-  /** Stopped by Ctrl-C (SIGINT). */
-  interrupted: 130,
-  /** Stopped by SIGTERM. */
-  terminated: 143,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
@@ -34,14 +29,11 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  other failure (service unavailable, connection refused, refused redirect, incomplete listing…)
   2  usage error (bad option or value, or a parameter the service refused)
   3  not found (unknown record id)
-  4  rate limited (the service asked to wait; retry later)
-  130, 143  stopped by Ctrl-C or SIGTERM (nothing left half-written)`
+  4  rate limited (the service asked to wait; retry later)`
 
 export { UsageError }
 
 export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof InterruptedError)
-    return error.signalName === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage
   if (error instanceof NotFoundError) return EXIT.notFound
   if (error instanceof RateLimitError) return EXIT.rateLimited
