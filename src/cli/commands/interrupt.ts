@@ -6,7 +6,7 @@
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
 /** The command was stopped by a signal. */
-export class InterruptedError extends Error {
+class InterruptedError extends Error {
   override readonly name = 'InterruptedError'
   constructor(
     readonly signalName: (typeof SIGNALS)[number],
