@@ -12,7 +12,7 @@ Commands:
   get       Print one record with its sources and attribution: get <id> [--json]
   catalogue Print the service's catalogue: counts per kind, links, limits, reuse conditions [--json]
   dump      Write every record as NDJSON: dump [--kind] [--out FILE]
-  sync      Keep a local NDJSON mirror up to date with the change feed: sync DIR [--json]
+  sync      Keep a local NDJSON mirror up to date with the change feed: sync DIR [--download-above N] [--json]
   mcp       Serve the MCP tools over stdio, for desktop MCP clients: mcp [--records-file FILE | --database-url URL | --base-url URL]
 
 Publishing (PostgreSQL, --database-url or $DATABASE_URL):

@@ -28,6 +28,20 @@ export type SnapshotDownload = {
   records: AsyncGenerator<Fact>
 }
 
+/**
+ * Options of `download()` and `snapshot()`: those of every call, plus the most records the download
+ * may hold (more is an error, `ResponseLimitError` with limit `maxDownloadRecords`). Give the
+ * catalogue's count with room for a publication landing meanwhile, as `downloadBound` does.
+ */
+export type DownloadOptions = RequestOptions & { maxRecords?: number }
+
+/**
+ * The most records a download may hold when the catalogue just counted `total`: twice that, and
+ * at least 10 000 more, so a publication landing between the two requests still fits, while an
+ * endless download stops early.
+ */
+export const downloadBound = (total: number): number => Math.max(2 * total, total + 10_000)
+
 /** Options of `all()`: those of every call, plus a hook called after each page. */
 export type AllOptions = RequestOptions & { onPage?: (event: PageEvent) => void }
 
@@ -59,8 +73,13 @@ export class RecordsClient {
   }
 
   /** `GET {base}/`: record counts per kind, links, limits and reuse conditions. */
-  catalogue(options?: RequestOptions): Promise<Catalogue> {
-    return this.#get<Catalogue>('/', {}, options)
+  async catalogue(options?: RequestOptions): Promise<Catalogue> {
+    const catalogue = await this.#get<Catalogue>('/', {}, options)
+    // With requestsPerMinute 'auto', the quota the service advertises is the pace from now on.
+    this.#options.pacer.adopt(
+      (catalogue as { limits?: { requests_per_minute?: unknown } } | null)?.limits?.requests_per_minute,
+    )
+    return catalogue
   }
 
   /**
@@ -111,7 +130,7 @@ export class RecordsClient {
    * const { links } = await client.catalogue()
    * if (links.download) for await (const record of client.download(links.download)) console.log(record.id)
    */
-  async *download(href: string, options: RequestOptions = {}): AsyncGenerator<Fact> {
+  async *download(href: string, options: DownloadOptions = {}): AsyncGenerator<Fact> {
     yield* (await this.snapshot(href, options)).records
   }
 
@@ -119,7 +138,7 @@ export class RecordsClient {
    * The download (see `download`) with the publication it represents and its checksum, read from
    * its headers, for a mirror that then follows `changes()`.
    */
-  async snapshot(href: string, options: RequestOptions = {}): Promise<SnapshotDownload> {
+  async snapshot(href: string, options: DownloadOptions = {}): Promise<SnapshotDownload> {
     const url = new URL(href, this.#options.baseUrl)
     if (url.origin !== this.#options.baseUrl.origin) {
       throw new RedirectError(
@@ -136,12 +155,23 @@ export class RecordsClient {
       maxRetries: options.maxRetries ?? this.#options.maxRetries,
       accept: 'application/x-ndjson',
     }
-    const response = await getWith(url, context, async (answer) => answer)
+    const { response, clock } = await getWith(url, context, async (answer, _target, clock) => ({
+      response: answer,
+      clock,
+    }))
+    // The body may take long to come whole: from here the download's own budget applies.
+    clock.rebudget('downloadTimeoutMs', this.#options.limits.downloadTimeoutMs)
     const checksum = /^sha256=([0-9a-f]{64})$/.exec(response.headers.get('x-records-checksum') ?? '')?.[1]
     return {
       publication: response.headers.get('x-publication-id') ?? undefined,
       checksum,
-      records: readNdjson(response, url.href, signal),
+      records: readNdjson(response, {
+        url: url.href,
+        signal,
+        clock,
+        limits: this.#options.limits,
+        maxRecords: options.maxRecords,
+      }),
     }
   }
 

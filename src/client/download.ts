@@ -2,45 +2,90 @@
  * Reading the service's bulk download (the catalogue's `links.download`): one response holding
  * every record of one snapshot, one JSON record per line. The body is read as it arrives, line by
  * line, so a large catalogue never sits whole in memory. A body that ends mid-line, or a line that
- * is not a JSON object, throws rather than yield a silently short listing.
+ * is not a JSON object, throws rather than yield a silently short listing; so does a download past
+ * the client's limits (a line, the whole, the records announced, the time waited).
+ *
+ * Lines are cut in bytes (a newline byte never occurs inside a UTF-8 sequence): each chunk is
+ * scanned once, and the start of a line still incomplete is kept as the chunks that hold it, so an
+ * endless line costs linear time and at most `maxLineBytes` of memory.
  */
-import { RecordsConnectionError, UnexpectedResponseError } from './errors.js'
+import { UnexpectedResponseError } from './errors.js'
+import { sizeError, type ExchangeClock, type Limits } from './limits.js'
+import { wrapNetworkError } from './request.js'
 import type { Fact } from './wire.js'
 
+const NEWLINE = 0x0a
+
+export type DownloadReading = {
+  url: string
+  signal: AbortSignal | undefined
+  clock: ExchangeClock
+  limits: Limits
+  /** More lines than this is an error (the catalogue's count with room for a publication meanwhile); undefined: no bound. */
+  maxRecords: number | undefined
+}
+
 /** Yields the records of an NDJSON response body, in the order sent. */
-export async function* readNdjson(
-  response: Response,
-  url: string,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<Fact> {
+export async function* readNdjson(response: Response, reading: DownloadReading): AsyncGenerator<Fact> {
+  const { url, signal, clock, limits, maxRecords } = reading
   if (response.body === null) return
+  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (limits.maxDownloadBytes !== 0 && declared > limits.maxDownloadBytes) {
+    await response.body.cancel().catch(() => undefined)
+    throw sizeError('maxDownloadBytes', limits.maxDownloadBytes, url, 'the download declares')
+  }
   // A reader rather than `for await`: not every browser makes a ReadableStream async-iterable.
   const reader = response.body.getReader()
   const decoder = new TextDecoder()
-  let pending = ''
+  /** The start of the line not yet ended: the chunks' parts that hold it, and their length. */
+  let pending: Uint8Array[] = []
+  let pendingBytes = 0
+  let received = 0
   let line = 0
+  let records = 0
+  const checkLine = (bytes: number) => {
+    if (limits.maxLineBytes !== 0 && bytes > limits.maxLineBytes)
+      throw sizeError('maxLineBytes', limits.maxLineBytes, url, `line ${line + 1} of the download holds`)
+  }
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>
       try {
-        chunk = await reader.read()
+        chunk = await clock.wait(reader.read())
       } catch (err) {
-        throw signal?.aborted ? signal.reason : new RecordsConnectionError(url, err)
+        throw wrapNetworkError(err, url, signal, clock)
       }
-      pending += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
-      let newline: number
-      while ((newline = pending.indexOf('\n')) !== -1) {
-        const text = pending.slice(0, newline)
-        pending = pending.slice(newline + 1)
-        line++
-        if (text.trim() !== '') yield parseLine(text, line, url)
-      }
+      if (clock.expired !== undefined) throw clock.expired
       if (chunk.done) break
+      const bytes = chunk.value
+      received += bytes.byteLength
+      if (limits.maxDownloadBytes !== 0 && received > limits.maxDownloadBytes)
+        throw sizeError('maxDownloadBytes', limits.maxDownloadBytes, url, 'the download holds')
+      let start = 0
+      for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+        checkLine(pendingBytes + end - start)
+        const text = decoder.decode(joined(pending, pendingBytes, bytes.subarray(start, end)))
+        pending = []
+        pendingBytes = 0
+        start = end + 1
+        line++
+        if (text.trim() === '') continue
+        records++
+        if (maxRecords !== undefined && records > maxRecords)
+          throw sizeError('maxDownloadRecords', maxRecords, url, 'the download holds')
+        yield parseLine(text, line, url)
+      }
+      if (start < bytes.byteLength) {
+        checkLine(pendingBytes + bytes.byteLength - start)
+        pending.push(bytes.subarray(start))
+        pendingBytes += bytes.byteLength - start
+      }
     }
   } finally {
-    reader.releaseLock()
+    // Stops the transfer when the reader gives up early (an error, a limit, a caller that stopped).
+    reader.cancel().catch(() => undefined)
   }
-  if (pending.trim() !== '') {
+  if (decoder.decode(joined(pending, pendingBytes, new Uint8Array(0))).trim() !== '') {
     throw new UnexpectedResponseError(
       200,
       'invalid_response',
@@ -49,6 +94,18 @@ export async function* readNdjson(
       url,
     )
   }
+}
+
+/** The pending parts and `last` as one array (no copy when there is nothing pending). */
+function joined(parts: Uint8Array[], partsBytes: number, last: Uint8Array): Uint8Array {
+  if (parts.length === 0) return last
+  const whole = new Uint8Array(partsBytes + last.byteLength)
+  let at = 0
+  for (const part of [...parts, last]) {
+    whole.set(part, at)
+    at += part.byteLength
+  }
+  return whole
 }
 
 function parseLine(text: string, line: number, url: string): Fact {

@@ -82,6 +82,34 @@ export class RecordsConnectionError extends RecordsClientError {
   }
 }
 
+/** Which limit an answer went past (the client option of that name sets it; docs: "Limits"). */
+export type ResponseLimit =
+  | 'maxResponseBytes'
+  | 'maxLineBytes'
+  | 'maxDownloadBytes'
+  | 'maxDownloadRecords'
+  | 'timeoutMs'
+  | 'idleTimeoutMs'
+  | 'downloadTimeoutMs'
+
+/**
+ * An answer went past one of the client's limits: too large, a line too long, too slow or silent
+ * too long. Not retried: a server that did it once will do it again. `limit` names the option.
+ */
+export class ResponseLimitError extends RecordsClientError {
+  override readonly name: string = 'ResponseLimitError'
+  constructor(
+    readonly limit: ResponseLimit,
+    /** The limit's value: bytes, records or milliseconds. */
+    readonly value: number,
+    message: string,
+    /** The address that answered. */
+    readonly url: string,
+  ) {
+    super(message)
+  }
+}
+
 /** A redirect the client refuses to follow: to another origin, too many hops, an unreadable Location, or an opaque one. */
 export class RedirectError extends RecordsClientError {
   override readonly name: string = 'RedirectError'

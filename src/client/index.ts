@@ -1,6 +1,20 @@
 /** The reference client's public API; re-exports only. Nothing here imports zod, a Node module or server code. */
-export { RecordsClient, type AllOptions, type SnapshotDownload } from './client.js'
-export { sync, MIRROR_FILE, STATE_FILE, type SyncOptions, type SyncReport } from './sync.js'
+export {
+  RecordsClient,
+  downloadBound,
+  type AllOptions,
+  type DownloadOptions,
+  type SnapshotDownload,
+} from './client.js'
+export {
+  sync,
+  defaultDownloadAbove,
+  MIRROR_FILE,
+  STATE_FILE,
+  type SyncOptions,
+  type SyncProgress,
+  type SyncReport,
+} from './sync.js'
 export {
   RecordsClientError,
   RecordsApiError,
@@ -15,6 +29,8 @@ export {
   RedirectError,
   PagingAnomalyError,
   SearchTooBroadError,
+  ResponseLimitError,
+  type ResponseLimit,
   type RecordsErrorCode,
 } from './errors.js'
 export {
@@ -25,6 +41,8 @@ export {
   type SearchQuery,
   type ListQuery,
 } from './options.js'
+export { DEFAULT_LIMITS, type Limits } from './limits.js'
+export { RequestPacer, DEFAULT_REQUESTS_PER_MINUTE, type PacerOptions } from './pacer.js'
 export type { PageEvent } from './paging.js'
 export type { Sleep } from './retry.js'
 export type {

@@ -1,4 +1,6 @@
 /** Options of `RecordsClient`, their defaults, and the mode detection. */
+import { resolveLimits, type Limits } from './limits.js'
+import { RequestPacer } from './pacer.js'
 import type { RetryMode, Sleep } from './retry.js'
 import { defaultSleep } from './retry.js'
 import type { SearchParameters } from './wire.js'
@@ -54,6 +56,26 @@ export type RecordsClientOptions = {
   random?: () => number
   /** `User-Agent` sent in script mode (browsers forbid setting it). Default `reference-records-client`. */
   userAgent?: string
+  /**
+   * Requests per rolling minute this client sends at most, retries and redirects included (a burst
+   * of up to 10, then evenly spaced). Default `auto`: 120, the service's default quota, until a
+   * catalogue read by this client advertises its own (`limits.requests_per_minute`). 0: no pacing.
+   */
+  requestsPerMinute?: number | 'auto'
+  /** A pacer shared with other clients (one budget for all); `requestsPerMinute` is then ignored. */
+  pacer?: RequestPacer
+  /** Largest JSON answer, in bytes; default 64 MiB. 0: no limit. */
+  maxResponseBytes?: number
+  /** Longest line of a download, in bytes; default 8 MiB. 0: no limit. */
+  maxLineBytes?: number
+  /** Largest download, in bytes; default 32 GiB. 0: no limit. */
+  maxDownloadBytes?: number
+  /** Longest a JSON answer may take, from sending to its last byte, in ms; default 60 000. 0: no limit. */
+  timeoutMs?: number
+  /** Longest wait for the next byte of any answer (its headers included), in ms; default 30 000. 0: no limit. */
+  idleTimeoutMs?: number
+  /** Longest a download may keep the client waiting for its bytes (its reader's time not counted), in ms; default 3 600 000. 0: no limit. */
+  downloadTimeoutMs?: number
 }
 
 /** Per-call options: they narrow the client's own. */
@@ -65,12 +87,13 @@ export type RequestOptions = {
 }
 
 export type ResolvedOptions = Required<
-  Omit<RecordsClientOptions, 'baseUrl' | 'mode' | 'signal' | 'onRetry'>
+  Omit<RecordsClientOptions, 'baseUrl' | 'mode' | 'signal' | 'onRetry' | 'requestsPerMinute' | keyof Limits>
 > & {
   baseUrl: URL
   mode: RetryMode
   signal: AbortSignal | undefined
   onRetry: ((event: RetryEvent) => void) | undefined
+  limits: Limits
 }
 
 /** `browser` when the page globals exist (docs/spec.md §5: browsers omit credentials and follow redirects themselves). */
@@ -99,16 +122,23 @@ export function resolveOptions(options: RecordsClientOptions): ResolvedOptions {
   const fetchFn = options.fetch ?? globalThis.fetch
   if (typeof fetchFn !== 'function')
     throw new TypeError('RecordsClient: no global fetch; pass the `fetch` option')
+  const limits = resolveLimits(options)
+  const sleep = options.sleep ?? defaultSleep
+  const now = options.now ?? Date.now
+  const pacer =
+    options.pacer ?? new RequestPacer({ requestsPerMinute: options.requestsPerMinute ?? 'auto', now })
   return {
     baseUrl,
+    limits,
+    pacer,
     // Unbound `window.fetch` throws "Illegal invocation" in browsers.
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     mode: options.mode === undefined || options.mode === 'auto' ? detectMode() : options.mode,
     maxRetries,
     onRetry: options.onRetry,
     signal: options.signal,
-    sleep: options.sleep ?? defaultSleep,
-    now: options.now ?? Date.now,
+    sleep,
+    now,
     random: options.random ?? Math.random,
     userAgent: options.userAgent ?? defaultUserAgent(),
   }

@@ -10,8 +10,10 @@ import {
   createApiError,
   type RecordsApiError,
 } from './errors.js'
+import { ExchangeClock, sizeError } from './limits.js'
 import { MAX_REDIRECTS, type ResolvedOptions } from './options.js'
 import { parseRetryAfter, planRetry } from './retry.js'
+import { combineSignals } from './signals.js'
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
@@ -25,8 +27,8 @@ export type CallContext = {
 
 /** GETs `url` and returns its JSON body, or throws a `RecordsClientError` (or the abort reason). */
 export function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
-  return getWith(url, ctx, async (response, target) =>
-    parsedOrThrow<T>(await readBody(response, target, ctx.signal), response, target),
+  return getWith(url, ctx, async (response, target, clock) =>
+    parsedOrThrow<T>(await readBody(response, target, ctx, clock), response, target),
   )
 }
 
@@ -38,7 +40,7 @@ export function getJson<T>(url: URL, ctx: CallContext): Promise<T> {
 export async function getWith<T>(
   url: URL,
   ctx: CallContext,
-  read: (response: Response, url: URL) => Promise<T>,
+  read: (response: Response, url: URL, clock: ExchangeClock) => Promise<T>,
 ): Promise<T> {
   const { options, signal } = ctx
   let target = url
@@ -47,9 +49,9 @@ export async function getWith<T>(
     try {
       const answer = await fetchFollowingRedirects(target, ctx)
       target = answer.url
-      const { response } = answer
-      if (response.ok) return await read(response, target)
-      const body = await readBody(response, target, signal)
+      const { response, clock } = answer
+      if (response.ok) return await read(response, target, clock)
+      const body = await readBody(response, target, ctx, clock)
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), options.now)
       error = createApiError(response.status, body.ok ? body.json : undefined, retryAfterMs, target.href)
     } catch (err) {
@@ -73,23 +75,25 @@ export async function getWith<T>(
   }
 }
 
-type Answer = { response: Response; url: URL }
+/** A response, the address that gave it, and the clock its body is read against. */
+type Answer = { response: Response; url: URL; clock: ExchangeClock }
 
 /** Sends `url`; in script mode follows at most MAX_REDIRECTS redirects itself, refusing another origin. */
 async function fetchFollowingRedirects(url: URL, ctx: CallContext): Promise<Answer> {
   const origin = ctx.options.baseUrl.origin
   let current = url
   for (let hop = 0; ; hop++) {
-    const response = await send(current, ctx)
+    const clock = new ExchangeClock(ctx.options.limits, current.href)
+    const response = await send(current, ctx, clock)
     if (response.type === 'opaqueredirect') {
       throw new RedirectError(
         'opaque_redirect',
         `${current.href} answered a redirect this runtime hides; use mode: 'browser'`,
       )
     }
-    if (ctx.options.mode === 'browser') return acceptFollowed(response, current, origin)
+    if (ctx.options.mode === 'browser') return acceptFollowed(response, current, origin, clock)
     const location = response.headers.get('location')
-    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url: current }
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url: current, clock }
     await discard(response)
     const next = resolveLocation(location, current)
     if (next === undefined) {
@@ -126,9 +130,14 @@ function resolveLocation(location: string, base: URL): URL | undefined {
 }
 
 /** Browser mode: the browser followed the redirects itself; all that is left is to refuse a foreign result. */
-async function acceptFollowed(response: Response, requested: URL, origin: string): Promise<Answer> {
+async function acceptFollowed(
+  response: Response,
+  requested: URL,
+  origin: string,
+  clock: ExchangeClock,
+): Promise<Answer> {
   const final = response.url === '' ? requested : new URL(response.url)
-  if (final.origin === origin) return { response, url: final }
+  if (final.origin === origin) return { response, url: final, clock }
   await discard(response)
   throw new RedirectError(
     'cross_origin',
@@ -137,40 +146,78 @@ async function acceptFollowed(response: Response, requested: URL, origin: string
   )
 }
 
-async function send(url: URL, ctx: CallContext): Promise<Response> {
+async function send(url: URL, ctx: CallContext, clock: ExchangeClock): Promise<Response> {
   const { options, signal } = ctx
+  // Every request sent counts in the service's quota, a retry or a redirect's next hop as well.
+  await options.pacer.take(options.sleep, signal)
   const headers: Record<string, string> = { accept: ctx.accept ?? 'application/json' }
   // Browsers forbid setting User-Agent, and a non-safelisted header would cost a CORS preflight.
   if (options.mode === 'script') headers['user-agent'] = options.userAgent
   try {
-    return await options.fetch(url.href, {
-      method: 'GET',
-      headers,
-      credentials: 'omit',
-      redirect: options.mode === 'browser' ? 'follow' : 'manual',
-      signal,
-    })
+    return await clock.wait(
+      options.fetch(url.href, {
+        method: 'GET',
+        headers,
+        credentials: 'omit',
+        redirect: options.mode === 'browser' ? 'follow' : 'manual',
+        signal: combineSignals(signal, clock.signal),
+      }),
+    )
   } catch (err) {
-    throw wrapNetworkError(err, url, signal)
+    throw wrapNetworkError(err, url, signal, clock)
   }
 }
 
-/** An abort stays the signal's reason; anything else thrown by fetch means no response arrived. */
-function wrapNetworkError(err: unknown, url: URL, signal: AbortSignal | undefined): unknown {
+/**
+ * An abort stays the signal's reason, an expired clock its limit's error; anything else thrown by
+ * fetch or a body read means no (whole) response arrived.
+ */
+export function wrapNetworkError(
+  err: unknown,
+  url: URL | string,
+  signal: AbortSignal | undefined,
+  clock: ExchangeClock,
+): unknown {
   if (signal?.aborted) return signal.reason
-  return new RecordsConnectionError(url.href, err)
+  if (clock.expired !== undefined) return clock.expired
+  return new RecordsConnectionError(typeof url === 'string' ? url : url.href, err)
 }
 
 type Body = { ok: true; json: unknown } | { ok: false; text: string }
 
-async function readBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Body> {
-  let text: string
-  try {
-    text = await response.text()
-  } catch (err) {
-    // The connection broke mid-body: as good as no response (and retried as such).
-    throw wrapNetworkError(err, url, signal)
+/** The body as text, read against the clock and refused past `maxResponseBytes` (declared or sent). */
+async function readBody(response: Response, url: URL, ctx: CallContext, clock: ExchangeClock): Promise<Body> {
+  const max = ctx.options.limits.maxResponseBytes
+  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (max !== 0 && declared > max) {
+    await discard(response)
+    throw sizeError('maxResponseBytes', max, url.href, 'the answer declares')
   }
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (response.body !== null) {
+    // A reader rather than `for await`: not every browser makes a ReadableStream async-iterable.
+    const reader = response.body.getReader()
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>
+        try {
+          chunk = await clock.wait(reader.read())
+        } catch (err) {
+          // The connection broke mid-body: as good as no response (and retried as such).
+          throw wrapNetworkError(err, url, ctx.signal, clock)
+        }
+        if (chunk.done) break
+        size += chunk.value.byteLength
+        if (max !== 0 && size > max) throw sizeError('maxResponseBytes', max, url.href, 'the answer holds')
+        chunks.push(chunk.value)
+      }
+    } finally {
+      // Cancelling closes the connection of a body left unread; after the end it does nothing.
+      reader.cancel().catch(() => undefined)
+    }
+  }
+  const text = decodeUtf8(chunks, size)
   try {
     return { ok: true, json: JSON.parse(text) as unknown }
   } catch {
@@ -188,6 +235,18 @@ function parsedOrThrow<T>(body: Body, response: Response, url: URL): T {
     undefined,
     url.href,
   )
+}
+
+/** UTF-8 text of the chunks (a byte order mark dropped, bad bytes replaced), as `response.text()` decodes. */
+function decodeUtf8(chunks: Uint8Array[], size: number): string {
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0])
+  const whole = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return new TextDecoder().decode(whole)
 }
 
 async function discard(response: Response): Promise<void> {

@@ -50,11 +50,11 @@ describe('runDump', () => {
     expect(stderr()).toContain('3/3 records')
   })
 
-  it('stays quiet on stderr otherwise', async () => {
+  it('draws nothing otherwise, and ends with one summary line on stderr whatever the terminal', async () => {
     const { io, stdout, stderr } = memoryIo(false)
     expect(await runDump([], io)).toBe(0)
     expect(stdout().trim().split('\n')).toHaveLength(13)
-    expect(stderr()).toBe('')
+    expect(stderr()).toMatch(/^reference-records dump: 13 records written in [\d.]+ s\n$/)
   })
 
   it('refuses an unknown kind and stray arguments with exit 2', async () => {
@@ -70,7 +70,7 @@ describe('runDump', () => {
   it('draws no bar when the records go to that same terminal, and one with --out', async () => {
     const shared = memoryIo(true, { sharedTerminal: true })
     expect(await runDump(['--kind', 'lesson'], shared.io)).toBe(0)
-    expect(shared.stderr()).toBe('')
+    expect(shared.stderr()).toMatch(/^reference-records dump: 3 records written in [\d.]+ s\n$/)
     const toFile = memoryIo(true, { sharedTerminal: true })
     const out = join(mkdtempSync(join(tmpdir(), 'dump-bar-')), 'lessons.ndjson')
     expect(await runDump(['--kind', 'lesson', '--out', out], toFile.io)).toBe(0)

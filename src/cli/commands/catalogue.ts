@@ -57,7 +57,7 @@ export async function runCatalogue(args: string[], io: CliIo = processIo()): Pro
     const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' } })
     if (values.help) return write(io.stdout, CATALOGUE_USAGE)
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
-    const client = await openClient(values['base-url'], io, printRetries('catalogue', io))
+    const client = await openClient(values, io, printRetries('catalogue', io))
     const catalogue = await client.catalogue()
     await write(
       io.stdout,

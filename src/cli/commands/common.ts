@@ -1,12 +1,20 @@
 /** What the client commands share: their streams, argument parsing, the client, and error → exit code. */
 import { fstatSync } from 'node:fs'
 import type { ParseArgsConfig } from 'node:util'
-import { DEFAULT_BASE_URL, RecordsClient, type Catalogue, type RetryEvent } from '../../client/index.js'
+import {
+  DEFAULT_BASE_URL,
+  RecordsClient,
+  RequestPacer,
+  type Catalogue,
+  type RetryEvent,
+} from '../../client/index.js'
 import { BASE_URL_SETTING, clientBaseUrl, processEnv } from '../../config.js'
 import { findApiRoot } from '../api-root.js'
 import { parseCommandArgs, type ParsedArgs } from '../args.js'
 import { isClosedPipe } from '../closed-pipe.js'
+import { LIMITS_HELP, LIMIT_OPTIONS, clientLimitsFrom, type LimitValues } from './client-limits.js'
 import { EXIT, UsageError, describeError, exitCodeOf, type ExitCode } from './exit-codes.js'
+import { clearProgress } from './progress.js'
 import { CLI_MAX_RETRIES, formatRetry } from './retry-notice.js'
 
 /** The process's streams and environment; tests pass their own. */
@@ -45,12 +53,19 @@ const BASE_URL_ENV = BASE_URL_SETTING
 export const COMMON_OPTIONS = {
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  ...LIMIT_OPTIONS,
 } as const satisfies ParseArgsConfig['options']
+
+/** The values of the common options, as parsed. */
+export type CommonValues = LimitValues & { 'base-url'?: string | undefined }
 
 export const COMMON_HELP = `  --base-url URL      The service: its API root (https://records.example.org/api/v1) or its
                       address (https://records.example.org), where the API root is looked up.
                       Default: $${BASE_URL_ENV}, else ${DEFAULT_BASE_URL}
-  -h, --help          Show this help`
+  -h, --help          Show this help
+
+Limits (an answer past one is an error naming it):
+${LIMITS_HELP}`
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
@@ -77,26 +92,30 @@ export const printRetries =
  * an API root is looked up first. Every retry is reported to `onRetry`.
  */
 export async function openClient(
-  baseUrlFlag: string | undefined,
+  values: CommonValues,
   io: CliIo,
   onRetry: RetryListener,
 ): Promise<RecordsClient> {
-  return (await openClientWithCatalogue(baseUrlFlag, io, onRetry)).client
+  return (await openClientWithCatalogue(values, io, onRetry)).client
 }
 
 /** `openClient`, with the catalogue read while finding the API root, if one was read. */
 export async function openClientWithCatalogue(
-  baseUrlFlag: string | undefined,
+  values: CommonValues,
   io: CliIo,
   onRetry: RetryListener,
 ): Promise<{ client: RecordsClient; catalogue?: Catalogue }> {
-  const chosen = clientBaseUrl(io.env, baseUrlFlag)
-  const options = { mode: 'script' as const, maxRetries: CLI_MAX_RETRIES, onRetry }
+  const chosen = clientBaseUrl(io.env, values['base-url'])
+  const limits = clientLimitsFrom(values)
+  // One pace for the lookup of the API root and the command's own requests: the service counts them together.
+  const pacer = new RequestPacer({ requestsPerMinute: limits.requestsPerMinute ?? 'auto' })
+  const options = { ...limits, pacer, mode: 'script' as const, maxRetries: CLI_MAX_RETRIES, onRetry }
   const { root, catalogue } =
     chosen === undefined
       ? { root: DEFAULT_BASE_URL, catalogue: undefined }
       : await findApiRoot(chosen.value, chosen.from, options)
   const client = new RecordsClient({ ...options, baseUrl: root })
+  if (catalogue !== undefined) pacer.adopt(catalogue.limits?.requests_per_minute)
   return catalogue === undefined ? { client } : { client, catalogue }
 }
 
@@ -110,6 +129,7 @@ export async function runClientCommand(
     await body()
     return EXIT.ok
   } catch (err) {
+    clearProgress()
     if (isClosedPipe(err)) return EXIT.ok
     const hint = err instanceof UsageError ? `\nRun "reference-records ${name} --help" for usage.` : ''
     io.stderr.write(`reference-records ${name}: ${describeError(err)}${hint}\n`)

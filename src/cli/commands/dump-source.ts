@@ -3,7 +3,13 @@
  * API's origin (one request, whatever the size, filtered by kind here), paging otherwise (older
  * services; 10 050 records at most).
  */
-import type { Catalogue, PageEvent, RecordsClient } from '../../client/index.js'
+import {
+  UnexpectedResponseError,
+  downloadBound,
+  type Catalogue,
+  type PageEvent,
+  type RecordsClient,
+} from '../../client/index.js'
 import type { Fact, Kind } from '../../core/records/record.js'
 
 /** Progress is reported every this many records of a download (paging reports each page). */
@@ -21,16 +27,31 @@ export async function* everyRecord(
 ): AsyncGenerator<Fact> {
   const { onPage, signal } = options
   const catalogue = options.catalogue ?? (await client.catalogue({ signal }))
-  const href = catalogue.links.download
-  if (href === undefined || new URL(href, `${client.baseUrl}/`).origin !== new URL(client.baseUrl).origin) {
+  const announced: unknown = catalogue?.records?.total
+  if (!Number.isSafeInteger(announced) || (announced as number) < 0)
+    throw new UnexpectedResponseError(
+      200,
+      'invalid_response',
+      `the catalogue of ${client.baseUrl} is malformed: "records.total" must be a count of records`,
+    )
+  const href: unknown = catalogue.links?.download
+  if (
+    typeof href !== 'string' ||
+    new URL(href, `${client.baseUrl}/`).origin !== new URL(client.baseUrl).origin
+  ) {
     yield* client.all({ kind }, { onPage, signal })
     return
   }
-  const total = kind === undefined ? catalogue.records.total : catalogue.records.by_kind[kind]
+  const byKind: unknown = kind === undefined ? announced : catalogue.records.by_kind?.[kind]
+  const total = Number.isSafeInteger(byKind) ? (byKind as number) : 0
   let received = 0
   // The bar shows at once, at 0: the first records of a large download can take seconds to come.
   onPage?.({ offset: 0, total, received })
-  for await (const record of client.download(href, { signal })) {
+  // More records than the catalogue just counted (with room for a publication meanwhile) is an error, not an endless file.
+  for await (const record of client.download(href, {
+    signal,
+    maxRecords: downloadBound(announced as number),
+  })) {
     if (kind !== undefined && record.kind !== kind) continue
     received++
     if (received % PROGRESS_EVERY === 0)

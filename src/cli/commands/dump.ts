@@ -5,14 +5,11 @@
  */
 import { open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import cliProgress from 'cli-progress'
-import type { PageEvent, RetryEvent } from '../../client/index.js'
 import { KINDS, KindSchema, type Kind } from '../../core/records/record.js'
 import {
   COMMON_HELP,
   openClientWithCatalogue,
   parseCommandLine,
-  printRetries,
   processIo,
   runClientCommand,
   write,
@@ -20,7 +17,9 @@ import {
 } from './common.js'
 import { everyRecord } from './dump-source.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
-import { formatRetry, formatWait } from './retry-notice.js'
+import { onInterrupt } from './interrupt.js'
+import { commandProgress } from './progress.js'
+import { formatWait } from './retry-notice.js'
 
 export const DUMP_USAGE = `Usage: reference-records dump [options]
 
@@ -43,10 +42,13 @@ Example:
 
 const OPTIONS = { kind: { type: 'string' }, out: { type: 'string' } } as const
 
+/** Characters gathered before a write to the file. */
+const WRITE_CHUNK = 64 * 1024
+
 /** Where the lines go: stdout, or a temporary file renamed into place on success. */
 type Sink = { write(text: string): Promise<void>; commit(): Promise<void>; abort(): Promise<void> }
 
-function stdoutSink(io: CliIo): Sink {
+async function stdoutSink(io: CliIo): Promise<Sink> {
   return { write: (text) => write(io.stdout, text), commit: async () => {}, abort: async () => {} }
 }
 
@@ -88,13 +90,26 @@ async function fileSink(path: string): Promise<Sink> {
     if (!closed) await handle.close()
     closed = true
   }
+  // Lines are gathered into writes of about 64 KiB: a write per record took most of a large dump's time.
+  let buffered: string[] = []
+  let bufferedLength = 0
+  const flush = async () => {
+    if (buffered.length === 0) return
+    const text = buffered.join('')
+    buffered = []
+    bufferedLength = 0
+    await handle.write(text).catch((err: unknown) => {
+      throw fileError(path, err)
+    })
+  }
   return {
     write: async (text) => {
-      await handle.write(text).catch((err: unknown) => {
-        throw fileError(path, err)
-      })
+      buffered.push(text)
+      bufferedLength += text.length
+      if (bufferedLength >= WRITE_CHUNK) await flush()
     },
     commit: async () => {
+      await flush()
       await handle.sync()
       await close()
       await rename(temporary, path).catch((err: unknown) => {
@@ -104,54 +119,6 @@ async function fileSink(path: string): Promise<Sink> {
     abort: async () => {
       await close()
       await rm(temporary, { force: true })
-    },
-  }
-}
-
-/** Progress: a bar on stderr's terminal, or nothing; retries are shown in the bar, or as lines before it starts. */
-type Progress = { onPage?: (event: PageEvent) => void; onRetry: (event: RetryEvent) => void; stop(): void }
-
-/**
- * A bar only where it cannot garble anything: stderr must be a terminal, and the records must not be
- * going to that same terminal (the bar would be glued to them, and it turns line wrapping off).
- */
-function progress(io: CliIo, toFile: boolean): Progress {
-  const printRetry = printRetries('dump', io)
-  if (!io.stderrIsTTY || (!toFile && io.stdoutSharesTerminal)) return { onRetry: printRetry, stop: () => {} }
-  const bar = new cliProgress.SingleBar(
-    { stream: io.stderr, format: 'dump [{bar}] {value}/{total} records{status}', hideCursor: true },
-    cliProgress.Presets.shades_classic,
-  )
-  let started = false
-  const onPage = ({ total, received }: PageEvent) => {
-    if (!started) bar.start(total, 0, { status: '' })
-    started = true
-    bar.setTotal(Math.max(total, received))
-    bar.update(received, { status: '' })
-  }
-  // During a wait the bar says why it does not move, and counts the wait down each second instead of
-  // showing the same "in 60 s" for a minute.
-  let countdown: NodeJS.Timeout | undefined
-  const onRetry = (event: RetryEvent) => {
-    if (!started) return printRetry(event)
-    clearInterval(countdown)
-    const until = Date.now() + event.waitMs
-    const show = () =>
-      bar.update({ status: ` · ${formatRetry({ ...event, waitMs: Math.max(0, until - Date.now()) })}` })
-    show()
-    countdown = setInterval(() => (Date.now() >= until ? clearInterval(countdown) : show()), 1000)
-    countdown.unref()
-  }
-  const onPageAfterWait = (event: PageEvent) => {
-    clearInterval(countdown)
-    onPage(event)
-  }
-  return {
-    onPage: onPageAfterWait,
-    onRetry,
-    stop: () => {
-      clearInterval(countdown)
-      if (started) bar.stop()
     },
   }
 }
@@ -171,39 +138,49 @@ export async function runDump(args: string[], io: CliIo = processIo()): Promise<
     if (values.help) return write(io.stdout, DUMP_USAGE)
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`)
     const kind = parseKind(values.kind)
-    const bar = progress(io, values.out !== undefined)
-    const { client, catalogue } = await openClientWithCatalogue(values['base-url'], io, bar.onRetry)
-    const sink = values.out === undefined ? stdoutSink(io) : await fileSink(values.out)
-    // Ctrl-C stops paging and removes the partial file instead of leaving it behind.
-    const interrupt = new AbortController()
+    const toFile = values.out !== undefined
+    // No bar when the records go to that same terminal: it would be glued to them.
+    const bar = commandProgress(io, 'dump', toFile || !io.stdoutSharesTerminal)
+    const { client, catalogue } = await openClientWithCatalogue(values, io, bar.onRetry)
+    // Ctrl-C or a SIGTERM stops reading and removes the partial file instead of leaving it behind.
     const kept = values.out === undefined ? '' : `; ${values.out} was not written`
-    const onSigint = () => interrupt.abort(new Error(`interrupted${kept}`))
-    process.once('SIGINT', onSigint)
+    const interrupt = onInterrupt(kept)
+    const sink = await (values.out === undefined ? stdoutSink(io) : fileSink(values.out)).catch(
+      (err: unknown) => {
+        interrupt.dispose()
+        throw err
+      },
+    )
+    let started = false
     try {
-      const started = Date.now()
+      const begun = Date.now()
       let count = 0
       for await (const record of everyRecord(client, kind, {
-        onPage: bar.onPage,
+        onPage: ({ received, total }) => {
+          if (!started) bar.step('', { total, unit: 'records' })
+          started = true
+          bar.update(received, total)
+        },
         signal: interrupt.signal,
         catalogue,
       })) {
         await sink.write(`${JSON.stringify(record)}\n`)
         count++
       }
-      bar.stop()
+      bar.clear()
       await sink.commit()
-      // A file written says so, terminal or not: a script's log shows what it got.
-      if (values.out !== undefined)
-        await write(
-          io.stderr,
-          `reference-records dump: ${count} record${count === 1 ? '' : 's'} written to ${values.out} in ${formatWait(Date.now() - started)}\n`,
-        )
+      // One summary line, terminal or not: a script's log shows what it got.
+      const where = values.out === undefined ? '' : ` to ${values.out}`
+      await write(
+        io.stderr,
+        `reference-records dump: ${count} record${count === 1 ? '' : 's'} written${where} in ${formatWait(Date.now() - begun)}\n`,
+      )
     } catch (err) {
-      bar.stop()
+      bar.clear()
       await sink.abort()
       throw err
     } finally {
-      process.off('SIGINT', onSigint)
+      interrupt.dispose()
     }
   })
 }

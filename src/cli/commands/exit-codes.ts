@@ -4,8 +4,10 @@ import {
   NotFoundError,
   RateLimitError,
   RecordsConnectionError,
+  ResponseLimitError,
 } from '../../client/index.js'
 import { UsageError } from '../args.js'
+import { LIMIT_FLAGS } from './client-limits.js'
 
 export const EXIT = {
   /** Done. */
@@ -42,6 +44,12 @@ export function exitCodeOf(error: unknown): ExitCode {
 export function describeError(error: unknown): string {
   if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
     return `${error.message} (the service asks to wait ${Math.ceil(error.retryAfterMs / 1000)} s; retry later)`
+  }
+  if (error instanceof ResponseLimitError) {
+    const flag = LIMIT_FLAGS[error.limit]
+    return flag === undefined
+      ? `${error.message} (more records than the catalogue announced; retry, the service may have just published)`
+      : `${error.message}; ${flag} sets this limit`
   }
   if (error instanceof RecordsConnectionError) {
     return `${error.message}\nIs the service running there? Choose another with --base-url or REFERENCE_RECORDS_URL.`

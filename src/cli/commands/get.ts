@@ -50,7 +50,7 @@ export async function runGet(args: string[], io: CliIo = processIo()): Promise<n
     const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' } })
     if (values.help) return write(io.stdout, GET_USAGE)
     const id = recordIdFromArgs(positionals)
-    const client = await openClient(values['base-url'], io, printRetries('get', io))
+    const client = await openClient(values, io, printRetries('get', io))
     const record = await client.get(id).catch((err: unknown) => {
       if (!(err instanceof NotFoundError)) throw err
       // The service's hint names its own path; the command user needs the command.

@@ -32,9 +32,10 @@ describe('publication reports', () => {
     expect(describeCurrent(publication)).toBe(
       'Current snapshot: 42 (published 2026-11-20T09:00:00.000Z, 264 records).',
     )
+    // The summary line last, whatever else is said.
     expect(describePublication(publication, [30, 31])).toBe(
-      'Published snapshot 42 (264 records, checksum 1a2b3c4d5e6f) at 2026-11-20T09:00:00.000Z, publication 45; replicas notified.\n' +
-        'Pruned the records of snapshots 30, 31 (retention).',
+      'Pruned the records of snapshots 30, 31 (retention).\n' +
+        'Published snapshot 42 (264 records, checksum 1a2b3c4d5e6f) at 2026-11-20T09:00:00.000Z, publication 45; replicas notified.',
     )
     expect(describePublication({ ...publication, action: 'rollback' })).toMatch(
       /^Snapshot 42 is current again \(264 records/,

@@ -86,13 +86,15 @@ export function describePublication(publication: Publication, pruned: readonly n
     publication.action === 'publish'
       ? `Published snapshot ${publication.snapshotId}`
       : `Snapshot ${publication.snapshotId} is current again`
-  const lines = [
-    `${what} (${publication.recordCount} records, checksum ${shortChecksum(publication.checksum)}) at ` +
-      `${publication.publishedAt.toISOString()}, publication ${publication.publicationId}; replicas notified.`,
-  ]
+  const lines: string[] = []
   if (pruned.length > 0)
     lines.push(
       `Pruned the records of snapshot${pruned.length > 1 ? 's' : ''} ${pruned.join(', ')} (retention).`,
     )
+  // The summary comes last: a command ends with one line that says what it did.
+  lines.push(
+    `${what} (${publication.recordCount} records, checksum ${shortChecksum(publication.checksum)}) at ` +
+      `${publication.publishedAt.toISOString()}, publication ${publication.publicationId}; replicas notified.`,
+  )
   return lines.join('\n')
 }

@@ -24,6 +24,7 @@ import {
   withDatabase,
 } from './database.js'
 import { UsageError } from './exit-codes.js'
+import { commandProgress } from './progress.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
 /**
@@ -101,42 +102,49 @@ export async function runPublish(args: string[], io: CliIo = processIo()): Promi
     const keep = parseKeep(values.keep)
     const note = parseNote(values.note)
     const url = databaseUrl(values['database-url'], io)
+    // A bar on stderr's terminal during each slow step, cleared before each line of the report.
+    const progress = commandProgress(io, 'publish')
+    const say = (text: string) => (progress.clear(), write(io.stdout, text))
+    progress.step(`reading and validating ${file}`)
     const records = await readRecords(file)
     if (records.length === 0)
       throw new Error(
         `${file} holds no records; an empty snapshot would empty every replica. Nothing was published.`,
       )
-    await write(io.stdout, `Checked ${file}: ${records.length} records, all valid.\n`)
+    await say(`Checked ${file}: ${records.length} records, all valid.\n`)
+    progress.step(`preparing ${records.length} records`)
     const snapshot = prepareSnapshot(records)
+    progress.step('connecting to the database')
     await withDatabase(url, 'publish', async (client) => {
       if (values['dry-run']) {
         const version = await appliedVersion(client)
         if (version < SCHEMA_VERSION)
-          await write(
-            io.stdout,
+          await say(
             `Database schema at version ${version}: publishing will upgrade it to ${SCHEMA_VERSION}.\n`,
           )
       } else {
         const migrated = await migrate(client)
         if (migrated.applied.length > 0)
-          await write(
-            io.stdout,
-            `Database schema upgraded from version ${migrated.from} to ${migrated.to}.\n`,
-          )
+          await say(`Database schema upgraded from version ${migrated.from} to ${migrated.to}.\n`)
       }
+      progress.step('comparing with the current snapshot')
       const plan = await planAgainstCurrent(client, hashesOf(snapshot))
-      await write(io.stdout, `${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
+      await say(`${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
       const refusal = values['allow-removals'] ? undefined : removalRefusal(plan.diff)
       if (refusal !== undefined) throw new PublishingError(refusal)
-      if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
+      if (values['dry-run']) return say('Dry run: nothing written.\n')
       if (plan.current !== undefined && isEmptyDiff(plan.diff)) {
-        return write(
-          io.stdout,
+        return say(
           `Nothing to publish: snapshot ${plan.current.snapshotId} already has exactly these records.\n`,
         )
       }
-      const published = await publishSnapshot(client, snapshot, plan, { note, keep })
-      await write(io.stdout, `${describePublication(published.publication, published.pruned)}\n`)
+      progress.step('storing', { total: snapshot.rows.length, unit: 'records' })
+      const published = await publishSnapshot(client, snapshot, plan, {
+        note,
+        keep,
+        onStored: (stored) => progress.update(stored),
+      })
+      await say(`${describePublication(published.publication, published.pruned)}\n`)
     })
   })
 }

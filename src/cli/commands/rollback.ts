@@ -17,6 +17,7 @@ import {
   withDatabase,
 } from './database.js'
 import { UsageError } from './exit-codes.js'
+import { commandProgress } from './progress.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
 export const ROLLBACK_USAGE = `Usage: reference-records rollback ID [options]
@@ -55,20 +56,23 @@ export async function runRollback(args: string[], io: CliIo = processIo()): Prom
     const id = parseId(positionals[0])
     const note = parseNote(values.note)
     const url = databaseUrl(values['database-url'], io)
+    // A bar on stderr's terminal during each slow step, cleared before each line of the report.
+    const progress = commandProgress(io, 'rollback')
+    const say = (text: string) => (progress.clear(), write(io.stdout, text))
+    progress.step('connecting to the database')
     await withDatabase(url, 'rollback', async (client) => {
       if ((await appliedVersion(client)) === 0)
         throw new PublishingError('nothing was ever published to this database')
+      progress.step(`comparing snapshot ${id} with the current one`)
       const current = await currentPublication(client)
       await checkRollbackTarget(client, id, current)
       const before =
         current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
       const plan = { current, diff: diffSnapshots(before, await snapshotHashes(client, id)) }
-      await write(
-        io.stdout,
-        `${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`,
-      )
-      if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
-      await write(io.stdout, `${describePublication(await rollbackTo(client, id, plan, { note }))}\n`)
+      await say(`${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`)
+      if (values['dry-run']) return say('Dry run: nothing written.\n')
+      progress.step(`making snapshot ${id} current`)
+      await say(`${describePublication(await rollbackTo(client, id, plan, { note }))}\n`)
     })
   })
 }

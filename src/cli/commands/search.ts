@@ -110,7 +110,7 @@ export async function runSearch(args: string[], io: CliIo = processIo()): Promis
     const { values, positionals } = parseCommandLine(args, OPTIONS)
     if (values.help) return write(io.stdout, SEARCH_USAGE)
     const query = searchQueryFromArgs(positionals, values)
-    const client = await openClient(values['base-url'], io, printRetries('search', io))
+    const client = await openClient(values, io, printRetries('search', io))
     const page = await client.search(query)
     if (values.json) return write(io.stdout, `${JSON.stringify(page, null, 2)}\n`)
     await write(io.stdout, formatSearchPage(page, query))

@@ -55,7 +55,12 @@ export async function planAgainstCurrent(
 export const hashesOf = (snapshot: PreparedSnapshot): Map<string, string> =>
   new Map(snapshot.rows.map((r) => [r.id, r.hash]))
 
-export type PublishOptions = { note?: string; keep?: number }
+export type PublishOptions = {
+  note?: string
+  keep?: number
+  /** Told how many records are stored so far, after each batch (a progress bar). */
+  onStored?: (stored: number, total: number) => void
+}
 export type Published = { publication: Publication; pruned: number[] }
 
 /** Stores `snapshot` and makes it current, if `plan.current` is still current; prunes past the retention. */
@@ -79,6 +84,7 @@ export async function publishSnapshot(
          SELECT $1, id, hash, text::json FROM unnest($2::text[], $3::text[], $4::text[]) AS r(id, hash, text)`,
         [snapshotId, batch.map((r) => r.id), batch.map((r) => r.hash), batch.map((r) => r.text)],
       )
+      options.onStored?.(start + batch.length, snapshot.rows.length)
     }
     const publication = await recordPublication(client, snapshotId, 'publish', options.note)
     await client.query(`UPDATE ${TABLES.snapshots} SET published_at = $2 WHERE id = $1`, [
