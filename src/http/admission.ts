@@ -61,6 +61,8 @@ export type AdmissionDeps = {
    */
   mounts: readonly { path: string; methods: readonly string[] }[]
   onQuotaRefused(): void
+  /** Told of every decision the quota made (for metrics). */
+  onQuotaDecision?(allowed: boolean): void
   /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
   onFault(err: unknown, requestId: string): void
 }
@@ -98,6 +100,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   ): Admission => {
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
+    if (decision !== undefined) deps.onQuotaDecision?.(decision.allowed)
     if (decision !== undefined && !decision.allowed) {
       deps.onQuotaRefused()
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import { keepAdmission, type Admission, type Admit } from './admission.js'
+import { markStarted, type Completions } from './completions.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
@@ -36,6 +37,8 @@ export type FrontDoorOptions = {
   fastPath?: FastPath
   /** How requests are admitted (available once the app is built, before the server listens). */
   admit(): Admit
+  /** Where the answers given here are reported (log and metrics). */
+  completions: Completions
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -49,6 +52,9 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     extra: Record<string, string> = {},
   ) => {
     const headers = { 'x-request-id': options.requestId(req), ...extra }
+    // Routed by the target as read (normalised once it is a path; a target that is not one routes nowhere).
+    const route = options.completions.routeOfPath((req.url ?? '').split('?', 1)[0]!)
+    options.completions.whenFinished(req, res, route, headers['x-request-id'])
     const write = (body?: object) =>
       writeErrorAnswer(
         res,
@@ -94,5 +100,8 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       refuse(req, res, target.path, new ApiError('internal_error', 'Internal server error')),
     )
   }
-  return (req, res) => options.connections().admit(req, res, handle)
+  return (req, res) => {
+    markStarted(req)
+    options.connections().admit(req, res, handle)
+  }
 }
