@@ -11,13 +11,18 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { loadInProcess } from '../../src/core/snapshots/load-snapshot.js'
+import { TOOL_NAMES } from '../../src/mcp/tool-calls.js'
 import { createService, type Service } from '../../src/service/service.js'
 
 const FIXTURE = new URL('../fixtures/records.small.json', import.meta.url).pathname
 const RECORD = 'fait-643b555e754f953d'
 
 /** The status `service` answers the raw request `head` (and `body`) with, on a connection of its own. */
-function exchange(service: Service, head: string, body = ''): Promise<number> {
+const exchange = async (service: Service, head: string, body = ''): Promise<number> =>
+  Number(/^HTTP\/1\.1 (\d{3})/.exec(await exchangeText(service, head, body))?.[1])
+
+/** The answer's bytes, as text. */
+function exchangeText(service: Service, head: string, body = ''): Promise<string> {
   return new Promise((resolve, reject) => {
     const received: Buffer[] = []
     const connection = new Duplex({
@@ -28,7 +33,7 @@ function exchange(service: Service, head: string, body = ''): Promise<number> {
       },
       final(done) {
         done()
-        resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(received).toString('latin1'))?.[1]))
+        resolve(Buffer.concat(received).toString('utf8'))
       },
     })
     connection.on('error', reject)
@@ -37,7 +42,15 @@ function exchange(service: Service, head: string, body = ''): Promise<number> {
   })
 }
 
-const request = (
+const request = async (
+  service: Service,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+) => Number(/^HTTP\/1\.1 (\d{3})/.exec(await requestText(service, method, target, headers, body))?.[1])
+
+const requestText = (
   service: Service,
   method: string,
   target: string,
@@ -49,7 +62,7 @@ const request = (
   const head = `${method} ${target} HTTP/1.1\r\n${Object.entries(fields)
     .map(([n, v]) => `${n}: ${v}\r\n`)
     .join('')}\r\n`
-  return exchange(service, head, body)
+  return exchangeText(service, head, body)
 }
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
@@ -254,6 +267,21 @@ describe.each([
       '<script>alert(1)</script>',
     )
     expect(requestsOf(samples, '/mcp', 'POST', 200)).toBe(5)
+  })
+
+  it('labels every tool the server lists by its name (TOOL_NAMES is complete)', async () => {
+    const answer = await requestText(
+      service,
+      'POST',
+      '/mcp',
+      MCP_HEADERS,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    )
+    const listed = (
+      JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { result: { tools: { name: string }[] } }
+    ).result.tools.map((t) => t.name)
+    expect(listed.length).toBeGreaterThan(0)
+    expect(new Set(listed)).toEqual(TOOL_NAMES)
   })
 
   it('times searches and counts those without results, by match mode; times the snapshot load', async () => {
