@@ -65,7 +65,9 @@ const histogram = new Histogram({
   buckets: [...REQUEST_DURATION_BUCKETS],
   registers: [registry],
 })
-const counters = ['/api/v1/facts', '/api/v1/facts/{id}', '/api/v1/'].map((r) => counter.labels(r, 'GET', 200))
+const counters = ['/api/v1/facts', '/api/v1/facts/{id}', '/api/v1/'].map((r) =>
+  counter.labels(r, 'GET', '200'),
+)
 const histograms = ['/api/v1/facts', '/api/v1/facts/{id}', '/api/v1/'].map((r) => histogram.labels(r))
 const promClient = nsPerRequest(() => {
   for (let i = 0; i < N; i++) {

@@ -13,7 +13,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   'search',
   'fetch',
 ])
-export const UNKNOWN_TOOL = 'unknown'
+const UNKNOWN_TOOL = 'unknown'
 
 /** ok: a result; error: a result marked isError, or the server failed; invalid: refused (arguments, unknown tool, malformed). */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid'

@@ -16,7 +16,7 @@ export const REQUEST_DURATION_BUCKETS = [
 
 /** Methods labelled as themselves (RFC 9110's and PATCH); any other is `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'CONNECT', 'TRACE'])
-export const OTHER_METHOD = 'other'
+const OTHER_METHOD = 'other'
 /** Far more than the service's routes (about 40): a bound that a bug passing raw paths would hit. */
 const MAX_ROUTES = 200
 const UNMATCHED = 'unmatched'
