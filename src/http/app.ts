@@ -262,6 +262,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     // Errors the router raises before any hook ran: they get CORS and the contract's body too, and a
     // message that does not echo the whole (possibly 8 KB) target back.
     frameworkErrors: (err, req, reply) => {
+      // Answered before routing, so no onResponse hook: reported here, by the path's template.
+      completions.whenFinished(req.raw, reply.raw, completions.routeOfPath(req.url.split('?', 1)[0]!), req.id)
       reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
       // Admitted before the router failed: a counted request carries the quota's fields.
       const quota = admissionOf(req.raw)?.quota
@@ -281,7 +283,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       completions.finished(
         req.raw,
         reply.statusCode,
-        completions.routeOfFramework(req.is404 ? undefined : req.routeOptions.url),
+        // No route: the path's own template when it has one (a preflight, a 429 on an API path), else unmatched.
+        req.is404
+          ? completions.routeOfPath(req.url.split('?', 1)[0]!)
+          : completions.routeOfFramework(req.routeOptions.url),
         req.id,
         req.ip,
         reply.elapsedTime,

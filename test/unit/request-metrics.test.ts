@@ -205,7 +205,6 @@ describe.each([
     for (const path of ['/%3Cscript%3E', '/a'.repeat(200), '/api/v1/facts/x/y', '/api/v1/nope?q=1', '/mcp/x'])
       expect(await request(service, 'GET', path)).toBe(404)
     expect(await request(service, 'PROPFIND', '/api/v1/facts')).toBe(405)
-    expect(await request(service, 'GET', '/api/v1/facts/%ZZ?po_live=1')).toBe(400)
     const { samples } = await scrape(service)
     const routes = new Set(samples.map((s) => s.labels.route))
     expect([...routes].filter((r) => !routesBefore.has(r) && r !== 'unmatched')).toEqual([])
@@ -217,15 +216,27 @@ describe.each([
     expect(requestsOf(samples, '/api/v1/facts', 'other', 405)).toBe(1)
   })
 
-  it('counts requests answered before the framework: a malformed request, a missing Host', async () => {
+  it('counts requests answered before the framework or outside it: the parser’s, the front door’s, the router’s', async () => {
     const before = (await scrape(service)).samples
     expect(await exchange(service, 'GET /api/v1/ HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n')).toBe(400)
     expect(await exchange(service, 'GET /api/v1/?po_live=1 HTTP/1.1\r\nconnection: close\r\n\r\n')).toBe(400)
+    expect(await exchange(service, 'CONNECT x:443 HTTP/1.1\r\nhost: x\r\n\r\n')).toBe(405)
+    expect(
+      await exchange(service, 'GET /api/v1/ HTTP/1.1\r\nhost: x\r\nexpect: x\r\nconnection: close\r\n\r\n'),
+    ).toBe(417)
+    // Refused by the router itself (a path that is not validly percent-encoded), before any hook.
+    expect(await request(service, 'GET', '/api/v1/facts/%ZZ?po_live=1')).toBe(400)
+    // A preflight on a path the framework has no OPTIONS route for.
+    expect(await request(service, 'OPTIONS', '/api/v1/facts', { origin: 'https://a.example' })).toBe(204)
     const after = (await scrape(service)).samples
-    expect(requestsOf(after, 'unmatched', 'other', 400) - requestsOf(before, 'unmatched', 'other', 400)).toBe(
-      1,
-    )
-    expect(requestsOf(after, '/api/v1/', 'GET', 400) - requestsOf(before, '/api/v1/', 'GET', 400)).toBe(1)
+    const delta = (route: string, method: string, status: number) =>
+      requestsOf(after, route, method, status) - requestsOf(before, route, method, status)
+    expect(delta('unmatched', 'other', 400)).toBe(1)
+    expect(delta('/api/v1/', 'GET', 400)).toBe(1)
+    expect(delta('unmatched', 'CONNECT', 405)).toBe(1)
+    expect(delta('/api/v1/', 'GET', 417)).toBe(1)
+    expect(delta('/api/v1/facts/{id}', 'GET', 400)).toBe(1)
+    expect(delta('/api/v1/facts', 'OPTIONS', 204)).toBe(1)
   })
 
   it('counts the quota’s decisions by outcome and store, and its 429s by route', async () => {
