@@ -66,6 +66,8 @@ export type AdmissionDeps = {
   /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
   hostGuard?: HostGuard
   onQuotaRefused(): void
+  /** Told of every decision the quota made (for metrics). */
+  onQuotaDecision?(allowed: boolean): void
   /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
   onFault(err: unknown, requestId: string): void
 }
@@ -112,6 +114,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   ): Admission => {
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
+    if (decision !== undefined) deps.onQuotaDecision?.(decision.allowed)
     if (decision !== undefined && !decision.allowed) {
       deps.onQuotaRefused()
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }

@@ -10,7 +10,6 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
-  type FastifyRequest,
   type FastifyServerFactory,
 } from 'fastify'
 import type { Logger } from 'pino'
@@ -25,6 +24,7 @@ import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
 import { completionLog, requestId } from './logging.js'
+import { createCompletions, type RequestObserver } from './completions.js'
 import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
@@ -51,9 +51,6 @@ import { allowedClients } from './allowed-clients.js'
 import { recordRoutes } from './routes/records.js'
 import { searchRoutes } from './routes/search.js'
 import { DEFAULT_TIMEOUTS, httpServerParts, type Timeouts } from './server.js'
-
-const STARTED_AT = Symbol('reference-records.startedAt')
-type RequestWithStart = FastifyRequest & { [STARTED_AT]?: number }
 
 /** The contract's refusal for what the router cannot route: a malformed path, an overlong path parameter. */
 function routerRefusal(err: FastifyError, url: string): ApiError {
@@ -120,8 +117,12 @@ export type HttpAppDeps = {
   metrics: MetricsExposition
   /** Told of every request refused by the quota. */
   onQuotaRefused: () => void
+  /** Told of every decision of the quota, admitted or refused (for metrics). */
+  onQuotaDecision?: (allowed: boolean) => void
   /** Told of every answer the fast path sends (for metrics). */
   onFastAnswer?: () => void
+  /** Told of every answered request, whoever answered it (the request metrics). */
+  onRequestCompleted?: RequestObserver
   /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
   onClientFault: (fields: object, message: string) => void
   mounts: readonly HttpMount[]
@@ -188,7 +189,12 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
   const clients = clientAddresses(deps.settings.trustProxy)
   const answers = new ApiAnswers(deps.catalogues, deps.settings.publicBaseUrl)
-  const log = completionLog(deps.logger, deps.settings.logHashKey)
+  const completions = createCompletions({
+    log: completionLog(deps.logger, deps.settings.logHashKey),
+    observe: deps.onRequestCompleted,
+    clients,
+    mountPaths: deps.mounts.map((m) => m.path),
+  })
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts }
   if ((await checkNodeInternals()) !== 'node-mark') {
     deps.logger.warn(
@@ -204,15 +210,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           cors: cors.policyFor(API_PREFIX),
           quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
           onAnswer: deps.onFastAnswer,
-          clients,
-          log,
+          completions,
         })
   const mounts = createMountEntry({
     mounts: deps.mounts,
     cors,
     quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
-    clients,
-    log,
+    completions,
   })
   // Built once the router exists (it says which methods a path refuses), before the server listens;
   // the server's listener, made before the router, reads it then.
@@ -226,7 +230,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     fastPath,
     timeouts,
     admit: () => admit!,
-    log: log === undefined ? undefined : { write: log, address: (req) => clients.address(req) },
+    completions,
   })
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -252,10 +256,18 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
       compilersFactory: { buildValidator: noFrameworkSchemas, buildSerializer: noFrameworkSchemas },
     },
     // Requests the HTTP parser refuses get the contract's body too, once and in order.
-    clientErrorHandler: clientErrorHandler(server.server, server.connections, cors, deps.onClientFault),
+    clientErrorHandler: clientErrorHandler(
+      server.server,
+      server.connections,
+      cors,
+      deps.onClientFault,
+      completions,
+    ),
     // Errors the router raises before any hook ran: they get CORS and the contract's body too, and a
     // message that does not echo the whole (possibly 8 KB) target back.
     frameworkErrors: (err, req, reply) => {
+      // Answered before routing, so no onResponse hook: reported here, by the path's template.
+      completions.whenFinished(req.raw, reply.raw, completions.routeOfPath(req.url.split('?', 1)[0]!), req.id)
       reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
       // Admitted before the router failed: a counted request carries the quota's fields.
       const quota = admissionOf(req.raw)?.quota
@@ -270,20 +282,19 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method))
       app.addHttpMethod(method, { hasBody: true })
 
-  if (log !== undefined) {
-    app.addHook('onRequest', (req, _reply, done) => {
-      ;(req as RequestWithStart)[STARTED_AT] = performance.now()
-      done()
-    })
+  if (completions.active) {
     app.addHook('onResponse', (req, reply, done) => {
-      log({
-        id: req.id,
-        method: req.method,
-        url: req.url,
-        address: req.ip,
-        status: reply.statusCode,
-        startedAt: (req as RequestWithStart)[STARTED_AT] ?? performance.now(),
-      })
+      completions.finished(
+        req.raw,
+        reply.statusCode,
+        // No route: the path's own template when it has one (a preflight, a 429 on an API path), else unmatched.
+        req.is404
+          ? completions.routeOfPath(req.url.split('?', 1)[0]!)
+          : completions.routeOfFramework(req.routeOptions.url),
+        req.id,
+        req.ip,
+        reply.elapsedTime,
+      )
       done()
     })
   }
@@ -317,6 +328,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
             allowedHosts: deps.settings.allowedHosts,
           }),
     onQuotaRefused: deps.onQuotaRefused,
+    onQuotaDecision: deps.onQuotaDecision,
     onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })
   registerAdmission(app, admit)

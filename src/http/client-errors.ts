@@ -7,6 +7,7 @@
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { API_PREFIX } from '../core/api/schemas.js'
+import { UNMATCHED_ROUTE, type Completions } from './completions.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { errorAnswer, rawAnswer } from './raw-answers.js'
@@ -38,6 +39,7 @@ export function clientErrorHandler(
   connections: () => Connections,
   cors: CorsTable,
   report: (fields: object, message: string) => void,
+  completions: Completions,
 ) {
   const replaying = new WeakSet<Socket>()
   return (err: ParserError, socket: Socket): void => {
@@ -52,8 +54,14 @@ export function clientErrorHandler(
         return replayOnInjectedConnection(server(), socket, encoded)
       }
     }
-    // The request could not be read, so no path is known: the API's headers (a JSON answer's).
-    const answer = () => rawAnswer(errorAnswer(refusalFor(err), cors.policyFor(API_PREFIX)))
+    // The request could not be read, so no path is known: the API's headers (a JSON answer's); no
+    // method either (the parser may have failed on it).
+    const startedAt = performance.now()
+    const answer = () => {
+      const refusal = refusalFor(err)
+      completions.raw(undefined, UNMATCHED_ROUTE, refusal.status, startedAt)
+      return rawAnswer(errorAnswer(refusal, cors.policyFor(API_PREFIX)))
+    }
     connections().parserFailed(socket, answer)
   }
 }

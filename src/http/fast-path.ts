@@ -14,11 +14,10 @@ import type { ApiError } from '../core/errors.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Admission } from './admission.js'
 import { jsonAnswer, type Answer, type ApiAnswers } from './api-answers.js'
-import type { ClientAddresses } from './client-address.js'
+import type { Completions } from './completions.js'
 import type { PreparedCors } from './cors.js'
 import { answerWriter } from './answer-writer.js'
 import { liveReadRoute, plainRecordId, RECORD_PREFIX, type LiveReadRoute } from './live-read-routes.js'
-import type { CompletionLog } from './logging.js'
 import type { PreparedBody } from './prepared-body.js'
 import { errorAnswer } from './raw-answers.js'
 import type { Target } from './target.js'
@@ -32,8 +31,8 @@ export type FastPathDeps = {
   quotaPolicy: string | undefined
   /** Told of every answer sent here. */
   onAnswer?: () => void
-  clients: ClientAddresses
-  log: CompletionLog | undefined
+  /** Where each answer sent here is reported (log and metrics). */
+  completions: Completions
 }
 
 export type FastPath = {
@@ -59,20 +58,9 @@ export function createFastPath(deps: FastPathDeps): FastPath {
   }
 
   /** Counts and logs an answer sent here. */
-  const sent = (req: IncomingMessage, res: ServerResponse, id: string, startedAt: number) => {
+  const sent = (req: IncomingMessage, res: ServerResponse, id: string, route: string) => {
     deps.onAnswer?.()
-    const log = deps.log
-    if (log !== undefined)
-      res.once('finish', () =>
-        log({
-          id,
-          method: req.method!,
-          url: req.url!,
-          address: deps.clients.address(req),
-          status: res.statusCode,
-          startedAt,
-        }),
-      )
+    deps.completions.ended(req, res, route, id)
   }
 
   /** The quota's refusal, built when it happens (never on the hot path). */
@@ -81,7 +69,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     res: ServerResponse,
     admission: Admission,
     err: ApiError,
-    startedAt: number,
+    route: string,
   ) => {
     const quota = admission.quota!
     const refusal = errorAnswer(err, deps.cors, undefined, {
@@ -91,7 +79,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     })
     res.writeHead(refusal.status, refusal.headers)
     res.end(refusal.body)
-    sent(req, res, admission.id, startedAt)
+    sent(req, res, admission.id, route)
   }
 
   return {
@@ -105,7 +93,6 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0')
         return false
       const outcome = admission.outcome
-      const startedAt = deps.log === undefined ? 0 : performance.now()
       let answer: Answer
       if (outcome === undefined) {
         const prepared = preparedBody(route, target)
@@ -121,7 +108,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         outcome.error.code === 'rate_limited' &&
         admission.quota !== undefined
       ) {
-        sendRefusal(req, res, admission, outcome.error, startedAt)
+        sendRefusal(req, res, admission, outcome.error, deps.completions.liveReadRoute(route, target.path))
         return true
       } else return false // another refusal: answered by the framework in the route's terms
       writeApiAnswer(
@@ -133,7 +120,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         admission.id,
         admission.quota?.remaining,
       )
-      sent(req, res, admission.id, startedAt)
+      sent(req, res, admission.id, deps.completions.liveReadRoute(route, target.path))
       return true
     },
   }

@@ -12,11 +12,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import { keepAdmission, type Admission, type Admit } from './admission.js'
+import { markStarted, type Completions } from './completions.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
 import type { FastPath } from './fast-path.js'
-import type { CompletionLog } from './logging.js'
 import type { MountEntry } from './mount-entry.js'
 import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
@@ -38,28 +38,13 @@ export type FrontDoorOptions = {
   fastPath?: FastPath
   /** How requests are admitted (available once the app is built, before the server listens). */
   admit(): Admit
-  /** Where the answers written here are logged, with the client's address; undefined: not logged. */
-  log?: { write: CompletionLog; address(req: IncomingMessage): string | undefined }
+  /** Where the answers given here are reported (log and metrics). */
+  completions: Completions
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
 export function frontDoor(options: FrontDoorOptions, next: RequestListener): RequestListener {
-  const logWhenDone = (req: IncomingMessage, res: ServerResponse, id: string) => {
-    const log = options.log
-    if (log === undefined) return
-    const startedAt = performance.now()
-    res.once('finish', () =>
-      log.write({
-        id,
-        method: req.method ?? '',
-        url: req.url ?? '',
-        address: log.address(req),
-        status: res.statusCode,
-        startedAt,
-      }),
-    )
-  }
   const refuse = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -67,9 +52,10 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     err: ApiError,
     extra: Record<string, string> = {},
   ) => {
-    const id = options.requestId(req)
-    logWhenDone(req, res, id)
-    const headers = { 'x-request-id': id, ...extra }
+    const headers = { 'x-request-id': options.requestId(req), ...extra }
+    // Routed by the target as read (normalised once it is a path; a target that is not one routes nowhere).
+    const route = options.completions.routeOfPath((req.url ?? '').split('?', 1)[0]!)
+    options.completions.whenFinished(req, res, route, headers['x-request-id'])
     const write = (body?: object) =>
       writeErrorAnswer(
         res,
@@ -84,7 +70,8 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
   /** A target no route may read (a fragment): refused in the API's terms, and counted. */
   const refuseUnreadable = (req: IncomingMessage, res: ServerResponse, err: ApiError) => {
     const write = (admission: Admission) => {
-      logWhenDone(req, res, admission.id)
+      // No route reads a target holding a fragment: reported under no route's name.
+      options.completions.whenFinished(req, res, options.completions.routeOfPath(''), admission.id)
       const error = admission.outcome?.kind === 'refusal' ? admission.outcome.error : err
       const quota = admission.quota
       const headers: Record<string, string> = { 'x-request-id': admission.id }
@@ -136,5 +123,8 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       refuse(req, res, target.path, new ApiError('internal_error', 'Internal server error')),
     )
   }
-  return (req, res) => options.connections().admit(req, res, handle)
+  return (req, res) => {
+    markStarted(req)
+    options.connections().admit(req, res, handle)
+  }
 }

@@ -10,10 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/errors.js'
 import type { Admission } from './admission.js'
 import { answerWriter } from './answer-writer.js'
-import type { ClientAddresses } from './client-address.js'
+import type { Completions } from './completions.js'
 import { PREFLIGHT_CACHE_CONTROL, type CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
-import type { CompletionLog } from './logging.js'
 import { mountReplyFields, type MountAnswer } from './mount-reply.js'
 import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import type { Target } from './target.js'
@@ -31,8 +30,8 @@ export type MountEntryDeps = {
   cors: CorsTable
   /** The quota's RateLimit-Policy value, when a quota is enforced. */
   quotaPolicy: string | undefined
-  clients: ClientAddresses
-  log: CompletionLog | undefined
+  /** Where each answer is reported (log and metrics); a mount's path is its route. */
+  completions: Completions
 }
 
 export type MountEntry = {
@@ -46,22 +45,6 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
     return { ...mount, cors, writeReply: answerWriter(cors, deps.quotaPolicy) }
   })
   type Served = (typeof mounts)[number]
-
-  const logWhenDone = (req: IncomingMessage, res: ServerResponse, id: string) => {
-    const log = deps.log
-    if (log === undefined) return
-    const startedAt = performance.now()
-    res.once('finish', () =>
-      log({
-        id,
-        method: req.method!,
-        url: req.url!,
-        address: deps.clients.address(req),
-        status: res.statusCode,
-        startedAt,
-      }),
-    )
-  }
 
   const quotaFields = (admission: Admission): Record<string, string> =>
     admission.quota === undefined
@@ -114,7 +97,7 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
     serve(req, res, target, admission) {
       const mount = mounts.find((m) => m.path === target.path)
       if (mount === undefined) return false
-      logWhenDone(req, res, admission.id)
+      deps.completions.whenFinished(req, res, mount.path, admission.id)
       const outcome = admission.outcome
       if (outcome === undefined) answer(req, res, mount, admission)
       else if (outcome.kind === 'preflight') {

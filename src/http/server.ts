@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
+import { UNMATCHED_ROUTE } from './completions.js'
 import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
@@ -69,6 +70,8 @@ export function httpServerParts(
       server.on('checkExpectation', (req: IncomingMessage, res) => {
         connections!.admit(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
+          const id = options.requestId(req)
+          options.completions.whenFinished(req, res, options.completions.routeOfPath(path), id)
           const err = new HttpRefusal(
             417,
             `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`,
@@ -76,9 +79,7 @@ export function httpServerParts(
           const write = (body?: object) =>
             writeErrorAnswer(
               res,
-              errorAnswer(err, options.cors.policyFor(path), body, {
-                'x-request-id': options.requestId(req),
-              }),
+              errorAnswer(err, options.cors.policyFor(path), body, { 'x-request-id': id }),
             )
           const render = options.errorBodyFor(path)
           if (render === undefined) return write()
@@ -97,6 +98,7 @@ export function httpServerParts(
       })
       // CONNECT asks for a tunnel; without this listener Node drops the connection without a word.
       server.on('connect', (req: IncomingMessage, socket: Socket) => {
+        const startedAt = performance.now()
         const refusal: ApiError = new MethodRefusal(
           'CONNECT',
           String(req.url).slice(0, 100),
@@ -110,7 +112,9 @@ export function httpServerParts(
         socket.on('drain', relayDrain)
         connections!.afterResponses(socket, () => {
           socket.off('drain', relayDrain)
-          if (socket.writable) socket.end(rawAnswer(errorAnswer(refusal, options.cors.policyFor(API_PREFIX))))
+          if (!socket.writable) return
+          socket.end(rawAnswer(errorAnswer(refusal, options.cors.policyFor(API_PREFIX))))
+          options.completions.raw(req.method, UNMATCHED_ROUTE, 405, startedAt)
         })
       })
       return server

@@ -23,6 +23,7 @@ import type { RecordReader } from '../core/api/reader.js'
 import { ToolCallCache, cacheableCall, type RawReply } from './call-cache.js'
 import type { Fact } from '../core/records/record.js'
 import { buildMcpServer } from './server.js'
+import { toolCallOutcome, toolCalled, type ToolCallObserver, type ToolCallOutcome } from './tool-calls.js'
 
 export const MCP_PATH = '/mcp'
 /** Request headers MCP clients send (Streamable HTTP), allowed by CORS preflights. */
@@ -87,6 +88,8 @@ export type McpNodeHandlerOptions = {
   snapshot?: () => object | undefined
   /** Told of every answer sent from a kept one (for metrics). */
   onKeptAnswer?: () => void
+  /** Told of every tools/call answered, with its tool and outcome (for metrics). */
+  onToolCall?: ToolCallObserver
 }
 
 export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandlerOptions): McpNodeHandler {
@@ -140,7 +143,20 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody })
   }
 
-  const respond = async (req: IncomingMessage): Promise<Response | RawReply> => {
+  // An answer's outcome, read once per answer: a kept answer's first piece is shared by every reply made from it.
+  const outcomes = new WeakMap<Buffer, ToolCallOutcome>()
+  const outcomeOf = (reply: RawReply): ToolCallOutcome => {
+    const first = reply.body[0]
+    let outcome = first === undefined ? undefined : outcomes.get(first)
+    if (outcome === undefined) {
+      outcome = toolCallOutcome(Buffer.concat(reply.body).toString('utf8'))
+      if (first !== undefined) outcomes.set(first, outcome)
+    }
+    return outcome
+  }
+
+  /** `called.tool` is set when the request is a tools/call (and the metrics listen). */
+  const respond = async (req: IncomingMessage, called: { tool?: string }): Promise<Response | RawReply> => {
     // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
     if (req.method !== 'POST')
       return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, {
@@ -161,6 +177,7 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
         { connection: 'close' },
       )
     const parsedBody = parseJson(body)
+    if (options.onToolCall !== undefined) called.tool = toolCalled(parsedBody)
     // One request per POST: a batch of a hundred searches would cost a hundred calls' work for one unit
     // of the quota. MCP has had no batches since its 2025-06-18 revision; older clients send none.
     if (Array.isArray(parsedBody)) return jsonRpcError(400, BATCH_REFUSAL, null, {}, JSON_RPC_INVALID_REQUEST)
@@ -186,9 +203,17 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
   }
 
   const answer = async (req: IncomingMessage): Promise<McpAnswer> => {
+    const called: { tool?: string } = {}
+    const answered = await answerRequest(req, called)
+    if (called.tool !== undefined && 'reply' in answered)
+      options.onToolCall?.(called.tool, outcomeOf(answered.reply))
+    return answered
+  }
+
+  const answerRequest = async (req: IncomingMessage, called: { tool?: string }): Promise<McpAnswer> => {
     let response: Response | RawReply
     try {
-      response = await respond(req)
+      response = await respond(req, called)
     } catch (err) {
       // The client went away mid-body, or sent headers a web Request cannot carry: its fault, not ours.
       onerror(err as Error)

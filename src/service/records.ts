@@ -10,7 +10,7 @@ import { ChangeFeed, DEFAULT_KEPT_PUBLICATIONS, feedFromSwaps } from '../core/ch
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
 import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
-import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
+import { loadInWorker, type SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import type { Metrics } from './metrics.js'
@@ -37,8 +37,26 @@ export async function openRecords(
   config: Config['records'],
   deps: { log: Log; metrics: Metrics; load?: SnapshotLoader },
 ): Promise<FollowedRecords> {
-  const { log, metrics, load } = deps
+  const { log, metrics } = deps
   const records = new LiveRecords()
+  records.searchObserver = (match, seconds, total) => metrics.searched(match, seconds, total)
+  const sourceLabel = config.databaseUrl === undefined ? 'file' : 'postgres'
+  // Every load, the first and each reload, is timed (load, validation and index build).
+  const build = deps.load ?? loadInWorker
+  const load: SnapshotLoader = async (source, options) => {
+    const startedAt = performance.now()
+    const took = () => (performance.now() - startedAt) / 1000
+    try {
+      const index = await build(source, options)
+      const seconds = took()
+      metrics.snapshotLoads.observe({ source: sourceLabel, outcome: 'loaded' }, seconds)
+      metrics.snapshotLastLoad.set({ source: sourceLabel }, seconds)
+      return index
+    } catch (err) {
+      metrics.snapshotLoads.observe({ source: sourceLabel, outcome: 'failed' }, took())
+      throw err
+    }
+  }
   records.onSwap((index) => {
     metrics.records.set(index.size)
     metrics.serving({

@@ -112,6 +112,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       onRecovered: () => metrics.quotaDegraded.set(0),
     })
     if (quota !== undefined) resources.add(() => quota.close())
+    // The decisions' series exist from the start, at 0: the configured store's, and the fallback's with Redis.
+    if (quota !== undefined) metrics.quotaStores(quota.store.kind)
     logger.info({ store: quota?.store.kind ?? 'none', perMinute: quota?.limit ?? 0 }, 'request quota')
 
     const catalogues = new Catalogues({
@@ -131,6 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log: { debug: clientFault },
       snapshot: options.fastPath === false ? undefined : () => records.current,
       onKeptAnswer: () => metrics.mcpKeptAnswers.inc(),
+      onToolCall: metrics.toolCall,
     })
     resources.add(() => mcp.close())
     const http = await buildHttpApp({
@@ -151,6 +154,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       quota,
       metrics: metrics.exposition,
       onQuotaRefused: () => metrics.quotaRefused.inc(),
+      // The store's kind is read at each decision: a Redis store reports its fallback while Redis is down.
+      onQuotaDecision:
+        quota === undefined ? undefined : (allowed) => metrics.quotaDecision(allowed, quota.store.kind),
+      onRequestCompleted: metrics.requestCompleted,
       onFastAnswer: () => metrics.fastPathAnswers.inc(),
       onClientFault: clientFault,
       mcp: describeMcp(mcp),

@@ -47,7 +47,7 @@ export class LocalRecordReader implements RecordReader {
   ) {}
 
   async search(params: SearchInput): Promise<SearchEnvelope> {
-    return searchEnvelope(answerSearch(currentSnapshot(this.records), params))
+    return searchEnvelope(answerSearch(currentSnapshot(this.records), params, this.records.searchObserver))
   }
 
   async get(id: string): Promise<Fact | undefined> {

@@ -5,6 +5,7 @@
  */
 import { strongEtag } from '../etag.js'
 import { searchKey, toIndexQuery, type IndexedRecord, type RecordIndex } from '../search/record-index.js'
+import type { SearchObserver } from '../snapshots/live-records.js'
 import type { SearchEnvelope, SearchInterpretation, SearchParams } from './schemas.js'
 
 /** Search parameters after validation, `po_live` aside (it is an HTTP matter); `match` defaults to `all`. */
@@ -20,9 +21,13 @@ export type SearchAnswer = {
   etag: string
 }
 
-export function answerSearch(index: RecordIndex, input: SearchInput): SearchAnswer {
+/** Searches `index`; a search with q is reported to `observe` (its mode, duration and total). */
+export function answerSearch(index: RecordIndex, input: SearchInput, observe?: SearchObserver): SearchAnswer {
   const query = toIndexQuery(input)
+  const timed = observe !== undefined && input.q !== undefined && input.q !== ''
+  const startedAt = timed ? performance.now() : 0
   const page = index.search(query)
+  if (timed) observe(input.match ?? 'all', (performance.now() - startedAt) / 1000, page.total)
   return {
     results: page.results,
     total: page.total,

@@ -16,7 +16,7 @@ export function searchRoutes(app: FastifyInstance, ctx: ApiContext): void {
     let prepared = cache.get(live.index, req.url)
     if (prepared === undefined) {
       const params = validateQuery(SearchParamsSchema, live.query)
-      const answer = answerSearch(live.index, params)
+      const answer = answerSearch(live.index, params, ctx.records.searchObserver)
       prepared = cache.set(
         live.index,
         req.url,
