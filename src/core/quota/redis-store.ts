@@ -125,6 +125,14 @@ export class RedisRateLimitStore implements RateLimitStore {
       })
   }
 
+  /**
+   * One cheap call of the same script, on a key no client has, taking nothing and writing nothing:
+   * resolves when Redis runs the quota's script again, to end an outage on evidence.
+   */
+  async probe(): Promise<void> {
+    await this.#redis.rateLimitTake(`${this.#prefix}~probe`, 0, this.windowMs, this.#tag, 0, '')
+  }
+
   async close(): Promise<void> {
     this.#redis.disconnect()
   }
