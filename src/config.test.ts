@@ -95,7 +95,7 @@ describe('loadConfig', () => {
     ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
     ['REDIS_TIMEOUT_MS', '10001', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
     ['RATE_LIMIT_OUTAGE_SHARE', '0', /RATE_LIMIT_OUTAGE_SHARE .*more than 0 and at most 1/],
-    ['RATE_LIMIT_OUTAGE_SHARE', '1.5', /RATE_LIMIT_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
+    ['RATE_LIMIT_OUTAGE_SHARE', '1.5', /RATE_LIMIT_OUTAGE_SHARE .*more than 0 and at most 1/],
     ['RATE_LIMIT_OUTAGE_SHARE', 'half', /RATE_LIMIT_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['RATE_LIMIT_OUTAGE_SHARE', '1/0', /RATE_LIMIT_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],

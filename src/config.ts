@@ -138,7 +138,7 @@ export const SettingsSchema = z.object({
     ),
   RATE_LIMIT_OUTAGE_SHARE: z
     .string()
-    .regex(/^(0?\.\d+|1(\.0*)?|1\/[1-9]\d{0,2})$/, 'must be a fraction such as 0.5 or 1/3')
+    .regex(/^(\d{1,3}(\.\d{1,6})?|\.\d{1,6}|1\/[1-9]\d{0,2})$/, 'must be a fraction such as 0.5 or 1/3')
     .transform((v) => (v.startsWith('1/') ? 1 / Number(v.slice(2)) : Number(v)))
     .refine((n) => n > 0 && n <= 1, 'must be more than 0 and at most 1')
     .default(0.5)
