@@ -76,8 +76,8 @@ describe('loadConfig', () => {
     ['.5', 0.5],
     ['1', 1],
     ['1/3', 1 / 3],
-  ])('reads RATE_LIMIT_OUTAGE_SHARE=%s', (value, share) => {
-    expect(loadConfig({ RATE_LIMIT_OUTAGE_SHARE: value }).quota.outageShare).toBe(share)
+  ])('reads REDIS_OUTAGE_SHARE=%s', (value, share) => {
+    expect(loadConfig({ REDIS_OUTAGE_SHARE: value }).quota.outageShare).toBe(share)
   })
   it.each([
     ['TRUST_PROXY', '2', /TRUST_PROXY \(--trust-proxy\) = "2": "2" is not an IP address or CIDR range/],
@@ -94,10 +94,10 @@ describe('loadConfig', () => {
     ],
     ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
     ['REDIS_TIMEOUT_MS', '10001', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
-    ['RATE_LIMIT_OUTAGE_SHARE', '0', /RATE_LIMIT_OUTAGE_SHARE .*more than 0 and at most 1/],
-    ['RATE_LIMIT_OUTAGE_SHARE', '1.5', /RATE_LIMIT_OUTAGE_SHARE .*more than 0 and at most 1/],
-    ['RATE_LIMIT_OUTAGE_SHARE', 'half', /RATE_LIMIT_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
-    ['RATE_LIMIT_OUTAGE_SHARE', '1/0', /RATE_LIMIT_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
+    ['REDIS_OUTAGE_SHARE', '0', /REDIS_OUTAGE_SHARE .*more than 0 and at most 1/],
+    ['REDIS_OUTAGE_SHARE', '1.5', /REDIS_OUTAGE_SHARE .*more than 0 and at most 1/],
+    ['REDIS_OUTAGE_SHARE', 'half', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
+    ['REDIS_OUTAGE_SHARE', '1/0', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
   ])('refuses %s=%s, naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message)

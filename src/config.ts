@@ -136,7 +136,7 @@ export const SettingsSchema = z.object({
     .describe(
       'How long a call to Redis may go unanswered, counted only while this process is free to read the answer (a busy event loop does not count), before it is a failure; 3 failures in a row declare Redis unavailable. Default 250.',
     ),
-  RATE_LIMIT_OUTAGE_SHARE: z
+  REDIS_OUTAGE_SHARE: z
     .string()
     .regex(/^(\d{1,3}(\.\d{1,6})?|\.\d{1,6}|1\/[1-9]\d{0,2})$/, 'must be a fraction such as 0.5 or 1/3')
     .transform((v) => (v.startsWith('1/') ? 1 / Number(v.slice(2)) : Number(v)))
@@ -264,7 +264,7 @@ export function loadConfig(
       redisUrl: s.REDIS_URL,
       redisKeyPrefix: s.REDIS_KEY_PREFIX,
       redisTimeoutMs: s.REDIS_TIMEOUT_MS,
-      outageShare: s.RATE_LIMIT_OUTAGE_SHARE,
+      outageShare: s.REDIS_OUTAGE_SHARE,
     },
     records: { file: s.RECORDS_FILE, databaseUrl: s.DATABASE_URL },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:net'
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { busyEventLoopEnv, startBusyLoop } from '../support/busy-event-loop.js'
 import { closeAgents, httpGet } from '../support/http-client.js'
@@ -100,7 +100,7 @@ describe.runIf(available)('quota shared by replicas through Redis', () => {
     const { url, spawned } = await startReplica({
       REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
       RATE_LIMIT_PER_MINUTE: '6',
-      RATE_LIMIT_OUTAGE_SHARE: '0.5',
+      REDIS_OUTAGE_SHARE: '0.5',
     })
     const statuses = await hammer([url], '127.0.0.24', 8, 4)
     expect(statuses.filter((s) => s === 200)).toHaveLength(3)
@@ -121,7 +121,7 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
       REDIS_URL: `redis://127.0.0.1:${server.port}`,
       REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
       RATE_LIMIT_PER_MINUTE: '10',
-      RATE_LIMIT_OUTAGE_SHARE: '0.5',
+      REDIS_OUTAGE_SHARE: '0.5',
     }
     const replicas = await Promise.all([startReplica(env), startReplica(env)])
     const urls = replicas.map((r) => r.url)
@@ -151,8 +151,10 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
       expect(await metric(url, 'reference_records_quota_store_transitions_total{to="shared"}')).toBe(1)
       expect(spawned.stdout()).toContain(RECOVERED_LOG)
     }
-    // Exact again: one budget for both replicas.
+    // Exact again: one budget for both replicas; and what memory admitted during the pause was
+    // written to Redis, so the client served then has nothing left in this window.
     expect(ok(await hammer(urls, '127.0.0.53', 14, 2))).toBe(10)
+    expect(ok(await hammer(urls, '127.0.0.52', 6, 2))).toBe(0)
   })
 
   it('stopped: falls back to each process’s share without a 5xx, then shares again', async () => {
@@ -169,7 +171,7 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
     await server.stop()
     const during = await hammer([a!, b!], '127.0.0.32', 30, 4)
     expect(during.every((s) => s === 200 || s === 429)).toBe(true)
-    // each replica now counts alone, within its share (RATE_LIMIT_OUTAGE_SHARE, 0.5 by default)
+    // each replica now counts alone, within its share (REDIS_OUTAGE_SHARE, 0.5 by default)
     expect(ok(during)).toBe(10)
     for (const url of [a!, b!]) {
       expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(1)
@@ -180,6 +182,24 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
     for (const url of [a!, b!])
       await expect.poll(() => metric(url, 'reference_records_quota_store_degraded')).toBe(0)
     expect(ok(await hammer([a!, b!], '127.0.0.33', 14, 2))).toBe(10)
+  })
+
+  it('starts without a warning and stays exact when every Redis answer comes 100 ms late', async () => {
+    const proxy = await startDelayingProxy(redisServer!.port, 100)
+    try {
+      const { url, spawned } = await startReplica({
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+        RATE_LIMIT_PER_MINUTE: '5',
+      })
+      // Before issue 43, the 25 ms command timeout also failed the connection's first check (INFO):
+      // the "redis connection error" warning every replica logged at start on a busy machine.
+      expect(spawned.stdout()).not.toContain('"level":40')
+      expect(ok(await hammer([url], '127.0.0.45', 8, 4))).toBe(5) // Redis's count: memory's share would be 2
+      expect(await metric(url, 'reference_records_quota_store_failures_total{reason="unanswered"}')).toBe(0)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('waits for a slow Redis instead of taking it for an outage', async () => {
@@ -211,6 +231,32 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
     }
   })
 })
+
+/** A TCP proxy to Redis that holds each chunk of its answers for `delayMs` (a slow network, a busy Redis). */
+async function startDelayingProxy(port: number, delayMs: number) {
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port })
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.pipe(upstream)
+    upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), delayMs))
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

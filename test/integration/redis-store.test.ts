@@ -48,6 +48,18 @@ describe.runIf(available)('Redis quota store', () => {
     )
   })
 
+  it('records admissions made elsewhere whatever the limit, in calls of at most 256, and probes without writing', async () => {
+    const keyPrefix = `test:${randomUUID()}:`
+    const redis = connect()
+    const store = new RedisRateLimitStore(redis, { keyPrefix })
+    await store.take('repaid', 120)
+    await store.record('repaid', 300)
+    expect(await redis.zcard(`${keyPrefix}quota:repaid`)).toBe(301)
+    expect(await store.take('repaid', 120)).toMatchObject({ allowed: false, remaining: 0 })
+    await store.probe()
+    expect(await redis.keys(`${keyPrefix}*`)).toEqual([`${keyPrefix}quota:repaid`])
+  })
+
   it('uses Redis time by default and lets keys expire with the window', async () => {
     const keyPrefix = `test:${randomUUID()}:`
     const redis = connect()

@@ -30,7 +30,13 @@ class ScriptedSharedStore implements SharedRateLimitStore {
   })
   readonly pending: Pending[] = []
   readonly probes: Pending[] = []
+  /** What `record` was asked to write: admissions from memory, paid back. */
+  readonly recorded: string[] = []
   closed = false
+
+  async record(key: string, count: number): Promise<void> {
+    this.recorded.push(`${key} ${count}`)
+  }
 
   take(key: string): Promise<Decision> {
     return new Promise((resolve, reject) =>
@@ -233,6 +239,27 @@ describe('FailoverRateLimitStore', () => {
     shared.pending.at(-1)!.answer({ allowed: true, remaining: 7, resetSeconds: 3 })
     expect(await back).toEqual({ allowed: true, remaining: 7, resetSeconds: 3 })
     expect(clock.timers).toBe(0) // no probing, no watch, once back and idle
+  })
+
+  it('writes to Redis, once back, what memory admitted within the window, so the next minute holds it', async () => {
+    const s = setup({ share: 0.5 })
+    const { shared, clock, store } = s
+    await declareByTimeouts(s) // lost-0..2, each admitted from memory
+    void store.take('old', 10)
+    await clock.run(60_000) // 'old' and the lost ones leave the window
+    for (let i = 0; i < 8; i++) void store.take('a', 10) // 5 admitted (the share), 3 refused
+    void store.take('b', 10)
+    shared.connection('ready')
+    shared.probes.at(-1)!.answer()
+    await settled()
+    expect(store.degraded).toBe(false)
+    expect(shared.recorded).toEqual(['a 5', 'b 1'])
+    // Paid once: the next outage starts owing nothing.
+    await declareByTimeouts(s)
+    shared.connection('ready')
+    shared.probes.at(-1)!.answer()
+    await settled()
+    expect(shared.recorded).toEqual(['a 5', 'b 1', 'lost-0 1', 'lost-1 1', 'lost-2 1'])
   })
 
   it('probes at once when the connection is ready again, and not while it is down', async () => {

@@ -13,7 +13,8 @@
  * - **At most a share per replica while unavailable:** memory admits `floor(limit × outageShare)`
  *   per client, so replicas counting apart admit about the limit between them, not the limit each.
  *   While Redis decides, each request it admits is also counted in memory (up to the share), so a
- *   client that spent its budget just before the outage does not get a fresh share on top of it.
+ *   client that spent its budget just before the outage does not get a fresh share on top of it;
+ *   what memory admitted is written to Redis when it is back, so the minute after holds it too.
  */
 import type { Log } from '../log.js'
 import { ReplyWatch, systemClock, type WatchClock } from './reply-watch.js'
@@ -25,6 +26,8 @@ import type { Decision, RateLimitStore } from './store.js'
  */
 export type SharedRateLimitStore = Omit<RateLimitStore, 'take'> & {
   take(key: string, limit: number): Promise<Decision>
+  /** Counts requests admitted elsewhere (from memory), whatever the limit. */
+  record(key: string, count: number): Promise<void>
   probe(): Promise<void>
   readonly redis: {
     readonly status: string
@@ -65,6 +68,9 @@ export type FailoverOptions = {
   clock?: WatchClock
 }
 
+/** Clients whose admissions from memory are kept for Redis, at most (about 100 bytes each). */
+const MAX_OWED_CLIENTS = 100_000
+
 export const DEGRADED_MESSAGE =
   'quota store unavailable: counting requests in this process, within its share of the limit, until Redis answers again'
 export const RECOVERED_MESSAGE = 'quota store back: counting requests in Redis again'
@@ -80,6 +86,8 @@ export class FailoverRateLimitStore implements RateLimitStore {
   #consecutiveFailures = 0
   #stopProbing: (() => void) | undefined
   #probing = false
+  /** Per client, when each request admitted from memory was (this clock), for Redis once it is back. */
+  #owed = new Map<string, number[]>()
 
   constructor(
     private readonly primary: SharedRateLimitStore,
@@ -117,18 +125,18 @@ export class FailoverRateLimitStore implements RateLimitStore {
 
   take(key: string, limit: number): Decision | Promise<Decision> {
     const share = this.shareOf(limit)
-    if (this.#unavailable) return this.fallback.take(key, share)
+    if (this.#unavailable) return this.#fromMemory(key, share)
     const status = this.primary.redis.status
     if (status !== 'ready') {
       this.#failed('disconnected', `redis connection is ${status}`)
-      return this.fallback.take(key, share)
+      return this.#fromMemory(key, share)
     }
     return new Promise<Decision>((resolve) => {
       let decided = false
       const fromMemory = (reason: FailureReason, detail: string) => {
         decided = true
         this.#failed(reason, detail)
-        resolve(this.fallback.take(key, share))
+        resolve(this.#fromMemory(key, share))
       }
       const settle = this.#watch.watch(() => fromMemory('unanswered', 'no answer from redis'))
       this.primary.take(key, limit).then(
@@ -147,6 +155,32 @@ export class FailoverRateLimitStore implements RateLimitStore {
         },
       )
     })
+  }
+
+  /** Decides from memory, within the share; an admitted request is owed to Redis. */
+  #fromMemory(key: string, share: number): Decision {
+    const decision = this.fallback.take(key, share)
+    if (decision.allowed && (this.#owed.size < MAX_OWED_CLIENTS || this.#owed.has(key))) {
+      const now = this.#clock.now()
+      const times = this.#owed.get(key) ?? []
+      // Only what is still in the window is owed: a long outage does not pile up.
+      while (times.length > 0 && times[0]! <= now - this.windowMs) times.shift()
+      times.push(now)
+      this.#owed.set(key, times)
+    }
+    return decision
+  }
+
+  /** Writes to Redis what memory admitted meanwhile, so that the window after an outage holds it. */
+  #repay(): void {
+    const owed = this.#owed
+    this.#owed = new Map()
+    const cutoff = this.#clock.now() - this.windowMs
+    for (const [key, times] of owed) {
+      const count = times.filter((t) => t > cutoff).length
+      // Best effort: a call lost here only makes the next minute as lenient as the outage was.
+      if (count > 0) this.primary.record(key, count).catch(() => undefined)
+    }
   }
 
   #failed(reason: FailureReason, detail: string): void {
@@ -199,6 +233,7 @@ export class FailoverRateLimitStore implements RateLimitStore {
     this.#consecutiveFailures = 0
     this.#stopProbing?.()
     this.#stopProbing = undefined
+    this.#repay()
     this.events.onRecovered?.()
     this.events.log.info({}, RECOVERED_MESSAGE)
   }
