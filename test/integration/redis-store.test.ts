@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REDIS_URL, redisAvailable } from '../support/services.js'
+import { FailoverRateLimitStore } from '../../src/core/quota/failover-store.js'
+import { MemoryRateLimitStore } from '../../src/core/quota/memory-store.js'
 import { RedisRateLimitStore } from '../../src/core/quota/redis-store.js'
 import { describeRateLimitStore } from '../../src/core/quota/store.contract.js'
 
@@ -14,11 +16,32 @@ const connect = () => {
   return redis
 }
 
+/** The connection once it can take commands (the service's connectRedis waits for this too). */
+const ready = async (redis: Redis) => {
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve))
+  return redis
+}
+
 describe.runIf(available)('Redis quota store', () => {
   describeRateLimitStore(
     'redis',
     async (clock) =>
       new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:`, now: () => clock.now }),
+  )
+
+  // The store the service uses: Redis decides through the failover wrapper, memory counting beside it.
+  describeRateLimitStore(
+    'failover over redis',
+    async (clock) =>
+      new FailoverRateLimitStore(
+        new RedisRateLimitStore(await ready(connect()), {
+          keyPrefix: `test:${randomUUID()}:`,
+          now: () => clock.now,
+        }),
+        new MemoryRateLimitStore({ now: () => clock.now }),
+        { log: { warn: () => undefined, info: () => undefined } },
+        { outageShare: 0.5, replyTimeoutMs: 250 },
+      ),
   )
 
   it('never lets two racing stores both take the last place', async () => {

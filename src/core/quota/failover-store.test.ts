@@ -64,7 +64,7 @@ class ScriptedSharedStore implements SharedRateLimitStore {
   }
 }
 
-function setup(options: { status?: 'ready' | 'reconnecting'; share?: number } = {}) {
+function setup(options: { status?: string; share?: number } = {}) {
   const shared = new ScriptedSharedStore()
   shared.redis.status = options.status ?? 'ready'
   const clock = new ManualClock()
@@ -274,6 +274,16 @@ describe('FailoverRateLimitStore', () => {
     shared.probes[0]!.answer()
     await settled()
     expect(transitions(events)).toEqual(['degraded', 'recovered'])
+  })
+
+  it('does not take a first connection still under way for an outage', async () => {
+    const { shared, store, events } = setup({ status: 'connecting' })
+    expect(store.degraded).toBe(false)
+    shared.connection('ready')
+    const first = store.take('a', 10)
+    shared.pending[0]!.answer()
+    expect(await first).toEqual({ allowed: true, remaining: 41, resetSeconds: 60 })
+    expect(events).toEqual([])
   })
 
   it('reports each outage: down, back, down again', async () => {

@@ -68,6 +68,9 @@ export type FailoverOptions = {
   clock?: WatchClock
 }
 
+/** ioredis states after a connection failed or was closed (not those of a first attempt under way). */
+const FAILED_CONNECTION = new Set(['reconnecting', 'close', 'end'])
+
 /** Clients whose admissions from memory are kept for Redis, at most (about 100 bytes each). */
 const MAX_OWED_CLIENTS = 100_000
 
@@ -106,8 +109,9 @@ export class FailoverRateLimitStore implements RateLimitStore {
     this.#failuresToDeclare = options.failuresToDeclare ?? 3
     this.#probeIntervalMs = options.probeIntervalMs ?? 1_000
     primary.redis.on('ready', () => this.#probe())
-    // Not connected at start (the connection was tried before this store was made): already an outage.
-    if (primary.redis.status !== 'ready') this.#declare(`redis connection is ${primary.redis.status}`)
+    // The first connection attempt failed before this store was made: already an outage.
+    if (FAILED_CONNECTION.has(primary.redis.status))
+      this.#declare(`redis connection is ${primary.redis.status}`)
   }
 
   get kind(): string {
