@@ -181,6 +181,8 @@ describe('FailoverRateLimitStore', () => {
     }
     expect(events.filter((e) => e === 'failure unanswered')).toHaveLength(6)
     expect(transitions(events)).toEqual([])
+    // What memory admitted after each lost call went to Redis with the next answer.
+    expect(shared.recorded).toEqual(['a 1', 'b 1', 'a 1', 'b 1', 'a 1', 'b 1'])
   })
 
   it('counts refused calls and a connection that is down as failures', async () => {

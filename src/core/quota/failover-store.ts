@@ -149,6 +149,8 @@ export class FailoverRateLimitStore implements RateLimitStore {
           if (decided) return // already decided from memory; Redis counted it too, which errs on the safe side
           decided = true
           this.#consecutiveFailures = 0
+          // Requests decided from memory after a lost call, without an outage: Redis answers again.
+          if (this.#owed.size > 0 && !this.#unavailable) this.#repay()
           // Counted here too, so that an outage starts from what this process already admitted.
           if (decision.allowed) this.fallback.take(key, share)
           resolve(decision)
