@@ -248,7 +248,7 @@ describe('FailoverRateLimitStore', () => {
     const { shared, clock, store } = s
     await declareByTimeouts(s) // lost-0..2, each admitted from memory
     void store.take('old', 10)
-    await clock.run(60_000) // 'old' and the lost ones leave the window
+    await clock.run(61_000) // 'old' and the lost ones leave the window (counted by the second)
     for (let i = 0; i < 8; i++) void store.take('a', 10) // 5 admitted (the share), 3 refused
     void store.take('b', 10)
     shared.connection('ready')

@@ -89,8 +89,11 @@ export class FailoverRateLimitStore implements RateLimitStore {
   #consecutiveFailures = 0
   #stopProbing: (() => void) | undefined
   #probing = false
-  /** Per client, when each request admitted from memory was (this clock), for Redis once it is back. */
-  #owed = new Map<string, number[]>()
+  /**
+   * Per client, the requests admitted from memory, for Redis once it is back: [second, count] pairs
+   * (this clock), so that a client of a limit in the millions costs at most one pair a second.
+   */
+  #owed = new Map<string, [number, number][]>()
 
   constructor(
     private readonly primary: SharedRateLimitStore,
@@ -167,12 +170,14 @@ export class FailoverRateLimitStore implements RateLimitStore {
   #fromMemory(key: string, share: number): Decision {
     const decision = this.fallback.take(key, share)
     if (decision.allowed && (this.#owed.size < MAX_OWED_CLIENTS || this.#owed.has(key))) {
-      const now = this.#clock.now()
-      const times = this.#owed.get(key) ?? []
+      const second = Math.floor(this.#clock.now() / 1000)
+      const owed = this.#owed.get(key) ?? []
       // Only what is still in the window is owed: a long outage does not pile up.
-      while (times.length > 0 && times[0]! <= now - this.windowMs) times.shift()
-      times.push(now)
-      this.#owed.set(key, times)
+      while (owed.length > 0 && owed[0]![0] <= second - this.windowMs / 1000) owed.shift()
+      const last = owed.at(-1)
+      if (last?.[0] === second) last[1]++
+      else owed.push([second, 1])
+      this.#owed.set(key, owed)
     }
     return decision
   }
@@ -181,9 +186,10 @@ export class FailoverRateLimitStore implements RateLimitStore {
   #repay(): void {
     const owed = this.#owed
     this.#owed = new Map()
-    const cutoff = this.#clock.now() - this.windowMs
-    for (const [key, times] of owed) {
-      const count = times.filter((t) => t > cutoff).length
+    const cutoff = Math.floor(this.#clock.now() / 1000) - this.windowMs / 1000
+    for (const [key, seconds] of owed) {
+      // A second that began before the window started may still be partly in it: kept (the safe side).
+      const count = seconds.reduce((sum, [second, n]) => (second >= cutoff ? sum + n : sum), 0)
       // Best effort: a call lost here only makes the next minute as lenient as the outage was.
       if (count > 0) this.primary.record(key, count).catch(() => undefined)
     }
