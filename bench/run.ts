@@ -36,7 +36,7 @@ import {
   stop,
   stopAll,
 } from './lib/processes.js'
-import { resolveServerNode, type ServerNode } from './lib/server-node.js'
+import { SUPPORTED_NODE_LINES, nodeSupport, resolveServerNode, type ServerNode } from './lib/server-node.js'
 import { deleteRedisPrefix, redisAvailable, uniqueRedisPrefix } from './lib/redis.js'
 import { summarise, unmet, type TargetRow } from './lib/report.js'
 import {
@@ -201,6 +201,10 @@ async function main(): Promise<void> {
   }
   const node = resolveServerNode(options.node)
   log(`servers run on Node ${node.version} (${node.path})`)
+  if (nodeSupport(node.version) !== 'supported')
+    log(
+      `note: Node ${node.version} is ${nodeSupport(node.version)} for this project; the docs quote \`npm run bench -- --node ${SUPPORTED_NODE_LINES.at(-1)}\``,
+    )
   const machine = await describeMachine(node.version)
   if (machine.busyBeforeRun > 0.1)
     log(

@@ -99,6 +99,13 @@ describe('loadConfig', () => {
     ['REDIS_OUTAGE_SHARE', 'half', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['REDIS_OUTAGE_SHARE', '1/0', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
+    // A whole number, but past the bound: the message says the bound, not "a whole number" alone.
+    [
+      'RATE_LIMIT_PER_MINUTE',
+      '1000000000',
+      /RATE_LIMIT_PER_MINUTE .*must be a whole number from 0 to 9999999/,
+    ],
+    ['RATE_LIMIT_PER_MINUTE', '2.5', /RATE_LIMIT_PER_MINUTE .*from 0 to 9999999 \(0 disables the quota\)/],
   ])('refuses %s=%s, naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message)
   })
@@ -110,6 +117,23 @@ describe('loadConfig', () => {
     ])
     expect(loadConfig({}, { 'metrics-allow': '*' }).metrics.allow).toEqual(['*'])
   })
+  it('reads the hosts the DNS-rebinding guard also accepts', () => {
+    expect(loadConfig({}).allowedHosts).toBeUndefined()
+    expect(loadConfig({ ALLOWED_HOSTS: 'records.internal, 192.0.2.10,[2001:db8::1]' }).allowedHosts).toEqual([
+      'records.internal',
+      '192.0.2.10',
+      '[2001:db8::1]',
+    ])
+    expect(loadConfig({}, { 'allowed-hosts': '*' }).allowedHosts).toEqual(['*'])
+  })
+  it.each(['localhost:8080', 'https://records.example.org', 'a b', 'records.example.org/x', ' , '])(
+    'refuses ALLOWED_HOSTS=%j, naming the entry and what to give',
+    (value) => {
+      expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(
+        /ALLOWED_HOSTS \(--allowed-hosts\) = .*(is not a host name|no host is named); give host names or IP addresses without scheme or port/,
+      )
+    },
+  )
   it('refuses a public base URL with a query', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(
       /must not contain a query or a fragment/,

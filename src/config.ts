@@ -78,7 +78,7 @@ export const SettingsSchema = z.object({
     ),
   RATE_LIMIT_PER_MINUTE: z
     .string()
-    .regex(/^\d{1,7}$/, 'must be a whole number (0 disables the quota)')
+    .regex(/^\d{1,7}$/, 'must be a whole number from 0 to 9999999 (0 disables the quota)')
     .transform(Number)
     .default(120)
     .describe(
@@ -117,6 +117,23 @@ export const SettingsSchema = z.object({
     .default(['loopback', 'private'])
     .describe(
       'Clients that may read GET /metrics: comma-separated addresses, CIDR ranges, loopback, private (RFC 1918, IPv6 unique-local and link-local) or * for everyone. Others get 404. Default loopback,private.',
+    ),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseAllowedHosts(value)
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${(err as Error).message}; give host names or IP addresses without scheme or port (records.example.org, 192.0.2.10, [2001:db8::1]), comma-separated, or * to accept any`,
+        })
+        return z.NEVER
+      }
+    })
+    .optional()
+    .describe(
+      'Host names a service listening on a loopback address also answers for, besides localhost, 127.0.0.1, [::1] and the host of PUBLIC_BASE_URL: comma-separated, or * for any (the guard against DNS rebinding is then off). Others get 403. Unused when HOST is not a loopback address. Default: none.',
     ),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
@@ -167,6 +184,24 @@ export function parseTrustedProxies(value: string): string[] {
   for (const entry of entries) {
     const valid = entry.includes('/') ? isCidr(entry) : isAddress(entry)
     if (!valid) throw new Error(`"${entry}" is not an IP address or CIDR range`)
+  }
+  return entries
+}
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i
+
+/** Parses ALLOWED_HOSTS: host names, IP addresses (IPv6 in brackets or not) or `*`. Throws naming the bad entry. */
+function parseAllowedHosts(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+  if (entries.length === 0) throw new Error('no host is named')
+  for (const entry of entries) {
+    const bare = entry.replace(/^\[(.*)\]$/, '$1')
+    if (entry !== '*' && !HOST_NAME.test(entry) && !ipaddr.IPv6.isValid(bare))
+      throw new Error(`"${entry}" is not a host name`)
   }
   return entries
 }
@@ -259,6 +294,8 @@ export function loadConfig(
       publicBaseUrl: s.PUBLIC_BASE_URL,
       trustProxy: s.TRUST_PROXY,
     },
+    /** Host names answered for besides the loopback ones, when listening on a loopback address (the DNS-rebinding guard). */
+    allowedHosts: s.ALLOWED_HOSTS,
     quota: {
       perMinute: s.RATE_LIMIT_PER_MINUTE,
       redisUrl: s.REDIS_URL,

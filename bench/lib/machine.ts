@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os'
 import { readFileSync } from 'node:fs'
 import { toolVersions } from './apt.js'
 import { runSync } from './processes.js'
+import { nodeSupport } from './server-node.js'
 
 export type Machine = {
   cpuModel: string
@@ -41,7 +42,10 @@ export async function describeMachine(serverNode: string): Promise<Machine> {
     cpuModel: model.trim(),
     cores: cpus().length,
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
-    node: serverNode === process.version ? serverNode : `${serverNode} (bench runner ${process.version})`,
+    node:
+      serverNode === process.version
+        ? `${serverNode} (${nodeSupport(serverNode)})`
+        : `${serverNode} (${nodeSupport(serverNode)}; bench runner ${process.version})`,
     tools: toolVersions(),
     commit: runSync('git', ['rev-parse', '--short', 'HEAD']) ?? 'unknown',
     // Read-only; other work shares the tree, so the build may hold changes not in the commit.

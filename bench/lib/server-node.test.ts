@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveServerNode } from './server-node.js'
+import { SUPPORTED_NODE_LINES, nodeSupport, resolveServerNode } from './server-node.js'
 
 describe('the servers’ Node', () => {
   it('is this process’s for `current` and for this major version (nothing fetched)', () => {
@@ -14,5 +14,15 @@ describe('the servers’ Node', () => {
 
   it('refuses a path that is not a Node binary, naming the option', () => {
     expect(() => resolveServerNode('/nonexistent/node')).toThrow(/--node \/nonexistent\/node/)
+  })
+})
+
+describe('nodeSupport', () => {
+  it('names the supported lines, and Node 20 as end of life', () => {
+    expect(nodeSupport('v26.10.0')).toBe('supported')
+    expect(nodeSupport('v24.21.0')).toBe('supported')
+    expect(nodeSupport('v20.20.2')).toBe('end of life')
+    expect(nodeSupport('v22.22.0')).toBe('not supported')
+    expect(SUPPORTED_NODE_LINES).toEqual([24, 26])
   })
 })

@@ -167,7 +167,8 @@ describe('abort', () => {
     const reading = client.catalogue({ signal: controller.signal })
     setTimeout(() => controller.abort(reason), 100)
     await expect(reading).rejects.toBe(reason)
-    expect(performance.now() - started).toBeLessThan(1000)
+    // Rather than after the 30 s wait: a third of it is room for a busy machine.
+    expect(performance.now() - started).toBeLessThan(30_000 / 3)
     expect(server.log).toEqual([CATALOGUE])
   })
 

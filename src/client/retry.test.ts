@@ -106,7 +106,8 @@ describe('defaultSleep', () => {
     const sleeping = defaultSleep(30_000, controller.signal)
     controller.abort(new Error('stop'))
     await expect(sleeping).rejects.toThrow('stop')
-    expect(Date.now() - started).toBeLessThan(1000)
+    // Rather than after the 30 s sleep: a third of it is room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(30_000 / 3)
   })
 
   it('rejects at once when the signal is already aborted', async () => {

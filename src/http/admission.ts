@@ -5,10 +5,12 @@
  * of an endpoint that reads records before the first snapshot, and a mount's 405. The front door calls `admit` for each
  * request and keeps the result on it; the fast path and the framework's one hook (app.ts) only apply
  * it. Connection-level refusals (a target that is not a path, a missing Host, a drain) come before,
- * in the front door.
+ * in the front door; a target holding a fragment is refused there too, but counted here
+ * (`admit.unreadable`).
  */
 import type { IncomingMessage } from 'node:http'
 import { currentSnapshot } from '../core/api/reader.js'
+import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
@@ -17,6 +19,7 @@ import type { Answer, ApiAnswers } from './api-answers.js'
 import type { ClientAddresses } from './client-address.js'
 import type { CorsTable, PreparedCors } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
+import type { HostGuard } from './host-guard.js'
 import { liveReadRoute } from './live-read-routes.js'
 import { isUnderPath, mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
@@ -60,12 +63,21 @@ export type AdmissionDeps = {
    * any other method on a mount's path is refused here (405), before the quota.
    */
   mounts: readonly { path: string; methods: readonly string[] }[]
+  /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
+  hostGuard?: HostGuard
   onQuotaRefused(): void
   /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
   onFault(err: unknown, requestId: string): void
 }
 
-export type Admit = (req: IncomingMessage, target: Target) => Admission | Promise<Admission>
+export type Admit = ((req: IncomingMessage, target: Target) => Admission | Promise<Admission>) & {
+  /**
+   * The admission of a request whose target cannot be read as an address (it holds a fragment):
+   * refused with `error` in the API's terms whatever its path, and counted, so that no spelling of
+   * a counted address escapes the quota by guessing which route the text before the `#` names.
+   */
+  unreadable(req: IncomingMessage, error: ApiError): Admission | Promise<Admission>
+}
 
 const ADMISSION = Symbol('reference-records.admission')
 type AdmittedRequest = IncomingMessage & { [ADMISSION]?: Admission }
@@ -102,6 +114,10 @@ export function createAdmission(deps: AdmissionDeps): Admit {
       deps.onQuotaRefused()
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
     }
+    // Counted like any other refusal of the path (docs/contract.md "Quota").
+    const misaddressed = deps.hostGuard?.(req)
+    if (misaddressed !== undefined)
+      return { id, cors, quota, outcome: { kind: 'refusal', error: misaddressed } }
     if (target.url.length > MAX_URL_LENGTH) {
       return {
         id,
@@ -138,11 +154,16 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     return quota === undefined ? { id, cors } : { id, cors, quota }
   }
 
-  const admit: Admit = (req, target) => {
+  const admit = (req: IncomingMessage, target: Target): Admission | Promise<Admission> => {
     const cors = deps.cors.policyFor(target.path)
     const id = deps.requestId(req)
-    // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted.
-    if (req.method === 'OPTIONS') return { id, cors, outcome: { kind: 'preflight' } }
+    // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted;
+    // but not for a page that must not drive this service (a rebinding page's preflight).
+    if (req.method === 'OPTIONS') {
+      const misaddressed = deps.hostGuard?.(req)
+      if (misaddressed !== undefined) return { id, cors, outcome: { kind: 'refusal', error: misaddressed } }
+      return { id, cors, outcome: { kind: 'preflight' } }
+    }
     const method = req.method ?? ''
     for (const mount of mounts)
       if (mount.path === target.path && !mount.methods.includes(method))
@@ -162,24 +183,49 @@ export function createAdmission(deps: AdmissionDeps): Admit {
       ? decision.then((d) => decide(req, target, id, cors, d))
       : decide(req, target, id, cors, decision)
   }
-  // An admission never fails: a fault in deciding (a bug) is a 500 that still carries the path's CORS
-  // and security fields and the request id, so a browser can read it.
-  return (req, target) => {
-    try {
-      const admission = admit(req, target)
-      return admission instanceof Promise ? admission.catch((err) => failed(err, req, target)) : admission
-    } catch (err) {
-      return failed(err, req, target)
+  const apiCors = deps.cors.policyFor(API_PREFIX)
+  const unreadable = (req: IncomingMessage, error: ApiError): Admission | Promise<Admission> => {
+    const id = deps.requestId(req)
+    const refused = (decision: Decision | undefined): Admission => {
+      if (decision === undefined) return { id, cors: apiCors, outcome: { kind: 'refusal', error } }
+      const quota = { policy: fields!.policy, remaining: fields!.remaining(decision) }
+      if (decision.allowed) return { id, cors: apiCors, quota, outcome: { kind: 'refusal', error } }
+      deps.onQuotaRefused()
+      return { id, cors: apiCors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
     }
+    const decision = deps.quota?.take(deps.clients.key(req))
+    return decision instanceof Promise ? decision.then(refused) : refused(decision)
   }
 
-  function failed(err: unknown, req: IncomingMessage, target: Target): Admission {
+  // An admission never fails: a fault in deciding (a bug) is a 500 that still carries the path's CORS
+  // and security fields and the request id, so a browser can read it.
+  const guarded = <A extends unknown[]>(
+    decideFor: (req: IncomingMessage, ...rest: A) => Admission | Promise<Admission>,
+    corsOf: (...rest: A) => PreparedCors,
+  ) =>
+    function (req: IncomingMessage, ...rest: A): Admission | Promise<Admission> {
+      try {
+        const admission = decideFor(req, ...rest)
+        return admission instanceof Promise
+          ? admission.catch((err) => failed(err, req, corsOf(...rest)))
+          : admission
+      } catch (err) {
+        return failed(err, req, corsOf(...rest))
+      }
+    }
+
+  function failed(err: unknown, req: IncomingMessage, cors: PreparedCors): Admission {
     const id = deps.requestId(req)
     deps.onFault(err, id)
     return {
       id,
-      cors: deps.cors.policyFor(target.path),
+      cors,
       outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') },
     }
   }
+
+  return Object.assign(
+    guarded(admit, (target: Target) => deps.cors.policyFor(target.path)),
+    { unreadable: guarded(unreadable, () => apiCors) },
+  )
 }

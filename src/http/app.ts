@@ -31,6 +31,7 @@ import { createFastPath } from './fast-path.js'
 import { createMountEntry, type Mount } from './mount-entry.js'
 import { corsTable, type CorsPolicy } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
+import { hostGuard } from './host-guard.js'
 import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
 import { methodRefusals, refuseOtherMethods } from './methods.js'
 import { checkNodeInternals } from './node-internals.js'
@@ -109,6 +110,9 @@ export type HttpAppDeps = {
      * and for an operator who wants to rule the fast path out.
      */
     fastPath?: boolean
+    /** The address listened on (HOST) and the further hosts answered for: the DNS-rebinding guard (host-guard.ts). */
+    listenAddress?: string
+    allowedHosts?: readonly string[]
   }
   logger: Logger
   /** The request quota; undefined when disabled. */
@@ -222,6 +226,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     fastPath,
     timeouts,
     admit: () => admit!,
+    log: log === undefined ? undefined : { write: log, address: (req) => clients.address(req) },
   })
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -303,6 +308,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     answers,
     readingRecords: deps.mounts.filter((m) => m.readsRecords).map((m) => m.path),
     mounts: deps.mounts,
+    hostGuard:
+      deps.settings.listenAddress === undefined
+        ? undefined
+        : hostGuard({
+            listenAddress: deps.settings.listenAddress,
+            publicBaseUrl: deps.settings.publicBaseUrl,
+            allowedHosts: deps.settings.allowedHosts,
+          }),
     onQuotaRefused: deps.onQuotaRefused,
     onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { admissionOf, type Admission, type Admit } from './admission.js'
 import { PREFLIGHT_CACHE_CONTROL } from './cors.js'
 import { sendAnswer } from './conditional.js'
-import { normaliseTarget } from './target.js'
+import { fragmentRefusal, holdsFragment, normaliseTarget } from './target.js'
 
 export function registerAdmission(app: FastifyInstance, admit: Admit): void {
   app.addHook('onRequest', (req, reply, done) => {
@@ -29,7 +29,9 @@ export function registerAdmission(app: FastifyInstance, admit: Admit): void {
     }
     const kept = admissionOf(req.raw)
     if (kept !== undefined) return apply(kept)
-    const admitted = admit(req.raw, normaliseTarget(req.url) ?? { path: '/', query: undefined, url: '/' })
+    const admitted = holdsFragment(req.url)
+      ? admit.unreadable(req.raw, fragmentRefusal())
+      : admit(req.raw, normaliseTarget(req.url) ?? { path: '/', query: undefined, url: '/' })
     if (admitted instanceof Promise) admitted.then(apply, done)
     else apply(admitted)
   })

@@ -2,8 +2,9 @@
  * The server's request listener, in front of the framework: every request is taken in by its
  * connection (one response per request, bounded unsent bytes), its target normalised once (the
  * one spelling every later decision reads, docs/contract.md "Addresses"), and refused here when no
- * route could serve it well: an HTTP/1.1 request without Host, a target that is not a path, any
- * request while the server drains. Every other request is admitted, once, by `admit`
+ * route could serve it well: a target that holds a fragment (counted in the quota, whatever its
+ * path), a target that is not a path, an HTTP/1.1 request without Host, any request while the
+ * server drains. The answers written here are logged like any other. Every other request is admitted, once, by `admit`
  * (admission.ts), and then answered by a mount (mount-entry.ts), the fast path or the framework,
  * which all apply that admission and decide nothing of it again.
  */
@@ -15,10 +16,11 @@ import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
 import type { FastPath } from './fast-path.js'
+import type { CompletionLog } from './logging.js'
 import type { MountEntry } from './mount-entry.js'
 import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
-import { normaliseTarget } from './target.js'
+import { fragmentRefusal, holdsFragment, normaliseTarget } from './target.js'
 
 /** Seconds a client is asked to wait when this replica is shutting down: another one will answer. */
 const DRAIN_RETRY_AFTER_SECONDS = 1
@@ -36,11 +38,28 @@ export type FrontDoorOptions = {
   fastPath?: FastPath
   /** How requests are admitted (available once the app is built, before the server listens). */
   admit(): Admit
+  /** Where the answers written here are logged, with the client's address; undefined: not logged. */
+  log?: { write: CompletionLog; address(req: IncomingMessage): string | undefined }
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
 export function frontDoor(options: FrontDoorOptions, next: RequestListener): RequestListener {
+  const logWhenDone = (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const log = options.log
+    if (log === undefined) return
+    const startedAt = performance.now()
+    res.once('finish', () =>
+      log.write({
+        id,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        address: log.address(req),
+        status: res.statusCode,
+        startedAt,
+      }),
+    )
+  }
   const refuse = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -48,7 +67,9 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     err: ApiError,
     extra: Record<string, string> = {},
   ) => {
-    const headers = { 'x-request-id': options.requestId(req), ...extra }
+    const id = options.requestId(req)
+    logWhenDone(req, res, id)
+    const headers = { 'x-request-id': id, ...extra }
     const write = (body?: object) =>
       writeErrorAnswer(
         res,
@@ -60,7 +81,28 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     // Nothing has read the body yet: a mount's renderer may (MCP echoes the JSON-RPC id).
     void renderErrorBody(err, render, req).then(write, () => write())
   }
+  /** A target no route may read (a fragment): refused in the API's terms, and counted. */
+  const refuseUnreadable = (req: IncomingMessage, res: ServerResponse, err: ApiError) => {
+    const write = (admission: Admission) => {
+      logWhenDone(req, res, admission.id)
+      const error = admission.outcome?.kind === 'refusal' ? admission.outcome.error : err
+      const quota = admission.quota
+      const headers: Record<string, string> = { 'x-request-id': admission.id }
+      if (quota !== undefined) {
+        headers['ratelimit-policy'] = quota.policy
+        headers.ratelimit = quota.remaining
+      }
+      writeErrorAnswer(res, errorAnswer(error, admission.cors, undefined, headers), req.method === 'HEAD')
+    }
+    const admitted = options.admit().unreadable(req, err)
+    if (!(admitted instanceof Promise)) return write(admitted)
+    admitted.then(write, () =>
+      refuse(req, res, API_PREFIX, new ApiError('internal_error', 'Internal server error')),
+    )
+  }
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    // Before anything reads the target: the router would cut it at the "#", a reader of the whole would not.
+    if (holdsFragment(req.url ?? '')) return refuseUnreadable(req, res, fragmentRefusal())
     const target = normaliseTarget(req.url ?? '')
     if (target === undefined)
       return refuse(

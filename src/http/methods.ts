@@ -27,11 +27,12 @@ class MethodRefusals {
         ? allowed
         : allowed.filter((m) => this.#allowedEverywhere!.has(m)),
     )
-    // A route's `:param` is one segment, as the router reads it.
+    // A route's `:param` is one segment, as the router reads it: an empty one too (find-my-way routes
+    // `/fiches/` to `/fiches/:id`), or its 405 would be counted (test/unit/target-reading.test.ts).
     const pattern = new RegExp(
       `^${url
         .split('/')
-        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .map((part) => (part.startsWith(':') ? '[^/]*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
         .join('/')}$`,
     )
     this.#entries.push({ pattern, allowed })
@@ -39,7 +40,18 @@ class MethodRefusals {
 
   refuses(method: string, path: string): boolean {
     if (this.#allowedEverywhere?.has(method) === true) return false
+    // A path the router cannot decode is its 400 (FST_ERR_BAD_URL) before any 405: counted as such.
+    if (!decodable(path)) return false
     for (const entry of this.#entries) if (entry.pattern.test(path)) return !entry.allowed.includes(method)
+    return false
+  }
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURI(path)
+    return true
+  } catch {
     return false
   }
 }

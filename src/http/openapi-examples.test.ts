@@ -13,6 +13,7 @@ import {
   SEARCH_EXAMPLE,
   SEARCH_NO_MATCH_EXAMPLE,
 } from './openapi-examples.js'
+import { fragmentRefusal } from './target.js'
 
 const sample = JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as {
   records: unknown[]
@@ -43,4 +44,9 @@ it('links what a service with the default settings links', () => {
   expect(CATALOGUE_EXAMPLE.links).toEqual(
     catalogueLinks({ requestsPerMinute: 120, contact: CATALOGUE_EXAMPLE.reuse.contact, mcpPath: '/mcp' }),
   )
+})
+
+it('words the fragment refusal as the front door does', () => {
+  const { error } = ERROR_EXAMPLES['400']!.fragment!.value as { error: { code: string; message: string } }
+  expect(error).toEqual({ code: fragmentRefusal().code, message: fragmentRefusal().message })
 })

@@ -130,6 +130,18 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Examples>> = {
       'invalid_parameter',
       'Path parameter "id" must be a prefix (fait-, expertise-fait-, page-, brand-, offer-, person-) and 16 lowercase hex digits (got "fait-123")',
     ),
+    fragment: error(
+      'A request target holding a "#" (counted in the quota)',
+      'invalid_parameter',
+      'The request target must not hold a fragment ("#"): send the path and query only, and percent-encode a "#" that is data as %23',
+    ),
+  },
+  '403': {
+    otherHost: error(
+      'Listening on a loopback address, a Host (or Origin) naming another host',
+      'invalid_parameter',
+      'Header "Host": "evil.example.com" names no host this service answers for: it listens on a loopback address and accepts localhost, 127.0.0.1, [::1] (the operator may list more in ALLOWED_HOSTS)',
+    ),
   },
   '404': {
     unknownRecord: error(

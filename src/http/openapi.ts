@@ -160,6 +160,10 @@ function commonResponses(): JsonObject {
     ),
     '304': notModified(),
     '400': errorResponse('400', 'Invalid parameter (code invalid_parameter); the message names it.'),
+    '403': errorResponse(
+      '403',
+      'A service listening on a loopback address only, and a Host or Origin naming another host than a loopback name, the public base URL host or one of ALLOWED_HOSTS (code invalid_parameter): the guard against DNS rebinding.',
+    ),
     '405': errorResponse('405', 'Method refused: the API is GET only (code method_not_allowed).', {
       Allow: header('GET, HEAD, OPTIONS'),
     }),

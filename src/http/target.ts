@@ -10,7 +10,17 @@
  *   decoded, as RFC 3986 §6.2.2.2 says they must be for comparison; other encodings are kept as sent;
  * - dot segments in the path are removed (RFC 3986 §5.2.4), so `/x/../api/v1` is `/api/v1`.
  * The query is never touched: it is kept byte-exact (the live-read redirect must echo it).
+ *
+ * A target never holds a fragment (RFC 9112 §3.2: origin-form is path and query; browsers never
+ * send one), so a raw `#` makes it no target at all. It has to: the router cuts the path at the `#`
+ * (find-my-way reads `/llms.txt#x` as `/llms.txt`) where a reader of the whole string does not, and
+ * that difference let `/api/v1#?po_live=1` be served without being counted. The front door refuses
+ * such a target before anything reads it, and counts the refusal (front-door.ts). `;` is no
+ * delimiter here, nor for the router (Fastify leaves `useSemicolonDelimiter` off): `/llms.txt;x` is
+ * one path for both, and an unknown one.
  */
+
+import { ApiError } from '../core/errors.js'
 
 /** The normalised target: `path` starts with "/"; `query` excludes the "?" (undefined without one). */
 export type Target = { readonly path: string; readonly query: string | undefined; readonly url: string }
@@ -18,11 +28,23 @@ export type Target = { readonly path: string; readonly query: string | undefined
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
 
+/** Whether a raw request target holds a fragment, which no target may (see above). */
+export const holdsFragment = (raw: string): boolean => raw.includes('#')
+
+/** The refusal of a target that holds a fragment. */
+export const fragmentRefusal = (): ApiError =>
+  new ApiError(
+    'invalid_parameter',
+    'The request target must not hold a fragment ("#"): send the path and query only, and percent-encode a "#" that is data as %23',
+  )
+
 /**
  * Normalises a raw request target; undefined when it is not an origin-form or absolute-form target
- * (asterisk-form `*`, an authority-form, garbage): those address nothing the service serves.
+ * (asterisk-form `*`, an authority-form, garbage) or holds a fragment: those address nothing the
+ * service serves.
  */
 export function normaliseTarget(raw: string): Target | undefined {
+  if (holdsFragment(raw)) return undefined
   let target = raw
   const absolute = ABSOLUTE_FORM.exec(target)
   if (absolute !== null) {

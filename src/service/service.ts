@@ -148,6 +148,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       settings: {
         publicBaseUrl: config.http.publicBaseUrl,
         trustProxy: config.http.trustProxy,
+        listenAddress: config.http.host,
+        allowedHosts: config.allowedHosts,
         logHashKey: config.log.hashKey,
         metricsAllow: config.metrics.allow,
         timeouts: options.timeouts,

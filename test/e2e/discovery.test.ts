@@ -21,7 +21,8 @@ const remaining = (res: { headers: Headers }) =>
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer({ RECORDS_FILE: BUNDLED })
+  // app.example: the page of another site the CORS test calls from, listed for the DNS-rebinding guard.
+  server = await startTestServer({ RECORDS_FILE: BUNDLED, ALLOWED_HOSTS: 'app.example' })
 })
 afterAll(() => server?.close())
 
@@ -148,7 +149,11 @@ describe('server.json and the server card', () => {
   })
 
   it('with PUBLIC_BASE_URL: a name from its host, absolute addresses on it, whatever Host says', async () => {
-    const other = await startTestServer({ PUBLIC_BASE_URL: 'https://records.example.org/' })
+    // evil.example is listed so that the request passes the DNS-rebinding guard: an allowed Host is still never echoed.
+    const other = await startTestServer({
+      PUBLIC_BASE_URL: 'https://records.example.org/',
+      ALLOWED_HOSTS: 'evil.example',
+    })
     try {
       const serverJson = (await other.raw('/server.json', { headers: { host: 'evil.example' } })).body
       const card = (await other.raw('/.well-known/mcp/server-card.json')).body

@@ -261,7 +261,7 @@ const masked = (bytes: Buffer) =>
 
 /** A request's head as sent by `rawExchange` (no body). */
 const requestText = (r: { method: string; path: string; headers: Record<string, string> }) =>
-  `${r.method} ${r.path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\n${Object.entries(r.headers)
+  `${r.method} ${r.path} HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: diff\r\n${Object.entries(r.headers)
     .map(([n, v]) => `${n}: ${v}\r\n`)
     .join('')}\r\n`
 
@@ -328,7 +328,7 @@ describe('at the socket level: the fast path against the framework, on one conne
 
   it('leaves the connection fields to Node when the connection closes or speaks HTTP/1.0', async () => {
     for (const text of [
-      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.1\r\nHost: x\r\nX-Request-Id: diff\r\nConnection: close\r\n\r\n`,
+      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: diff\r\nConnection: close\r\n\r\n`,
       `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
       `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\nConnection: keep-alive\r\n\r\nGET /api/v1/?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
     ]) {

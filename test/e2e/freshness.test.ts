@@ -2,9 +2,12 @@
  * Freshness: with two replicas (real `serve` processes) reading PostgreSQL, the time from a
  * publication's commit to the first response showing the change on both replicas. Prints p50, p99
  * and max over the publications (docs/scale.md quotes them). The goal is p99 ≤ 1 s on the sample
- * corpus, but timings on a shared machine are measured, not asserted: the test's name says what it
- * asserts, a p99 under 5 s, which catches a replica that missed the notification and waits for its
- * periodic check (30 s). A newcomer's run on 2 shared cores printed a p99 of 1.2 s (issue 31).
+ * corpus, but timings on a shared machine are measured, not asserted (issue 43: a busy machine
+ * printed a p99 of 5.2–5.7 s). What the test asserts is the behaviour: every publication is seen by
+ * notification, not by the periodic check (DEFAULT_WATCHER_TIMING.checkEveryMs, 30 s) that catches
+ * a notification lost. Stated against that period: a p99 under a third of it. A replica that missed
+ * the notifications would see each publication at a uniformly random point of the period, so 20
+ * publications all under a third of it would happen by chance once in 3^20.
  *
  * Larger corpora: FRESHNESS_CORPUS=/tmp/records-100k.ndjson FRESHNESS_PUBLICATIONS=10 npx vitest run test/e2e/freshness.test.ts
  */
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FileRecordSource } from '../../src/core/records/file-source.js'
 import { migrate } from '../../src/core/records/postgres/migrations.js'
+import { DEFAULT_WATCHER_TIMING } from '../../src/core/records/postgres/publication-watcher.js'
 import {
   hashesOf,
   planAgainstCurrent,
@@ -29,8 +33,8 @@ const CORPUS =
   process.env.FRESHNESS_CORPUS ?? fileURLToPath(new URL('../../data/records.json', import.meta.url))
 const PUBLICATIONS = Number(process.env.FRESHNESS_PUBLICATIONS ?? 20)
 const LARGE = process.env.FRESHNESS_CORPUS !== undefined
-/** What the test asserts on the sample, and says in its name: far under the 30 s periodic check. */
-const P99_BOUND_MS = 5_000
+/** What the test asserts on the sample, and says in its name: a third of the periodic check's period. */
+const P99_BOUND_MS = DEFAULT_WATCHER_TIMING.checkEveryMs / 3
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -75,7 +79,7 @@ async function firstResponseWith(
 }
 
 it.runIf(available)(
-  `shows a publication on both replicas by notification, before the 30 s periodic check (p99 under ${P99_BOUND_MS / 1000} s over ${PUBLICATIONS} publications)`,
+  `shows a publication on both replicas by notification, not by the ${DEFAULT_WATCHER_TIMING.checkEveryMs / 1000} s periodic check (p99 under a third of it over ${PUBLICATIONS} publications)`,
   async () => {
     const records = (await new FileRecordSource(CORPUS).load()).records
     const target = records[0]!
@@ -123,5 +127,6 @@ it.runIf(available)(
     )
     if (!LARGE) expect(percentile(sorted, 99)).toBeLessThan(P99_BOUND_MS)
   },
-  LARGE ? 3_600_000 : 120_000,
+  // 20 publications on a busy machine: a few seconds each, and the replicas' start.
+  LARGE ? 3_600_000 : 300_000,
 )

@@ -1,20 +1,19 @@
 /**
  * Issue 32: one client cannot take the service's event loop. While a record of 320 KB of repeated
  * words is searched through the search page, and while MCP clients send refused batches of a hundred
- * calls and many large single calls, /healthz keeps answering within HEALTHZ_BOUND_MS
+ * calls and many large single calls, /healthz keeps answering, between the hostile requests
  * (docs/operations.md "Request targets and hostile input"). The service runs in this process: a
  * request that held the loop would hold the test's /healthz requests as long.
+ *
+ * How long /healthz waits is printed, not asserted: on a busy machine it measures the machine
+ * (issue 43). test/timing/hostile-load.test.ts compares it, in one run, with /healthz under an
+ * ordinary load of the same shape.
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Fact } from '../../src/core/records/record.js'
 import { temporaryFiles } from '../support/temporary-files.js'
 import { SMALL_FIXTURE, startTestServer, type TestServer } from '../support/test-server.js'
-
-/** What /healthz may take while the hostile load runs; documented in docs/operations.md. */
-const HEALTHZ_BOUND_MS = 500
-/** What one search page over the large record may take, on a busy two-core machine. */
-const PAGE_BOUND_MS = 1_500
 
 const fixture = JSON.parse(readFileSync(SMALL_FIXTURE, 'utf8')) as Fact[]
 const WORDS = 'vitesse limitée sur autoroute par temps de pluie prudence freinage distance '
@@ -25,22 +24,25 @@ const large: Fact = {
   text: WORDS.repeat(Math.ceil(320_000 / WORDS.length)).slice(0, 320_000),
 }
 
-/** Polls /healthz until `load` settles; resolves with the slowest answer's time, every answer checked 200. */
+/**
+ * Polls /healthz until `load` settles; resolves with the slowest answer's time, every answer checked
+ * 200, and at least two of them answered while the load still ran: between its requests.
+ */
 async function healthzDuring(server: TestServer, load: Promise<unknown>): Promise<number> {
   let done = false
   void load.finally(() => (done = true))
   let slowest = 0
-  let answers = 0
+  let answeredDuringLoad = 0
   while (!done) {
     const started = performance.now()
     const res = await server.raw('/healthz')
     expect(res.status).toBe(200)
     slowest = Math.max(slowest, performance.now() - started)
-    answers++
+    if (!done) answeredDuringLoad++
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   await load
-  expect(answers).toBeGreaterThan(0)
+  expect(answeredDuringLoad).toBeGreaterThanOrEqual(2)
   return slowest
 }
 
@@ -53,7 +55,7 @@ describe('a hostile load leaves /healthz answering', { timeout: 60_000 }, () => 
   })
   afterAll(() => server?.close())
 
-  it('a 320 KB repetitive record: each search page within its bound, /healthz meanwhile', async () => {
+  it('a 320 KB repetitive record: each search page answered, /healthz meanwhile', async () => {
     const timings: number[] = []
     const page = async (q: string) => {
       const started = performance.now()
@@ -74,8 +76,7 @@ describe('a hostile load leaves /healthz answering', { timeout: 60_000 }, () => 
     console.log(
       `search page over a 320 KB record: slowest ${Math.round(Math.max(...timings))} ms; /healthz meanwhile: slowest ${Math.round(slowestHealthz)} ms`,
     )
-    expect(Math.max(...timings)).toBeLessThan(PAGE_BOUND_MS)
-    expect(slowestHealthz).toBeLessThan(HEALTHZ_BOUND_MS)
+    expect(timings).toHaveLength(pairs.length)
   })
 
   it('refused batches and many large single MCP calls', async () => {
@@ -111,6 +112,5 @@ describe('a hostile load leaves /healthz answering', { timeout: 60_000 }, () => 
     )
     expect(statuses.filter((s) => s === 400)).toHaveLength(6)
     expect(statuses.filter((s) => s === 200)).toHaveLength(60)
-    expect(slowestHealthz).toBeLessThan(HEALTHZ_BOUND_MS)
   })
 })

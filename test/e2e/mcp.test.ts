@@ -217,7 +217,9 @@ function describeMcpClient(name: string, connect: () => Promise<AnyClient>) {
 describe('MCP over Streamable HTTP', () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startTestServer()
+    // The CORS test below calls from another site's page, as it would a public deployment: listed for the
+    // DNS-rebinding guard, which refuses a foreign Origin on a loopback Host otherwise.
+    server = await startTestServer({ ALLOWED_HOSTS: 'agent.example' })
   })
   afterAll(() => server.close())
   const url = () => new URL(`${server.url}/mcp`)

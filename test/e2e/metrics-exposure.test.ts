@@ -11,7 +11,10 @@ const metricsFrom = (server: TestServer, client?: string) =>
 
 describe('by default (loopback and private networks)', () => {
   let server: TestServer
-  beforeAll(async () => (server = await startTestServer({ TRUST_PROXY: '127.0.0.1' })))
+  // a.example: the page of another site the preflight comes from, listed for the DNS-rebinding guard.
+  beforeAll(
+    async () => (server = await startTestServer({ TRUST_PROXY: '127.0.0.1', ALLOWED_HOSTS: 'a.example' })),
+  )
   afterAll(() => server.close())
 
   it('answers this machine and a private network', async () => {

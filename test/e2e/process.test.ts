@@ -42,7 +42,7 @@ describe('reference-records serve', () => {
     let response = ''
     socket.on('data', (c) => (response += c))
     await new Promise((r) => socket.once('connect', r))
-    socket.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: x\r\n') // head half sent when the signal arrives
+    socket.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: localhost\r\n') // head half sent when the signal arrives
     await new Promise((r) => setTimeout(r, 100))
     service.child.kill('SIGTERM')
     await new Promise((r) => setTimeout(r, 300))

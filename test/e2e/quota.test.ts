@@ -7,7 +7,8 @@ import { startTestServer, type TestServer } from '../support/test-server.js'
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '120' })
+  // The pages of other sites the CORS tests call from, listed for the DNS-rebinding guard.
+  server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '120', ALLOWED_HOSTS: 'reuser.example,x.example' })
 })
 afterAll(async () => {
   closeAgents()

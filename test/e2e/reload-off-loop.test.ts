@@ -1,8 +1,13 @@
 /**
  * A reload never stops the service (issue 17): the snapshot is built in a worker thread, so while
- * 20 000 records are read, validated and indexed, /healthz and the API keep answering, promptly,
- * from the old snapshot; then the new one is swapped in. (The 100 000-record figure, and the event
- * loop's largest delay, are bench/scale.ts's: docs/scale.md.)
+ * 20 000 records are read, validated and indexed, /healthz and the API keep answering from the old
+ * snapshot; then the new one is swapped in. (The 100 000-record figure, and the event loop's largest
+ * delay, are bench/scale.ts's: docs/scale.md.)
+ *
+ * "Promptly" is stated against the reload itself, measured in the same run, not in milliseconds (a
+ * busy machine slows both alike, issue 43): built on the serving thread, the snapshot would hold
+ * one /healthz for most of the reload; built beside it, no answer waits more than a fraction of it,
+ * and many are answered before the swap.
  */
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,7 +41,9 @@ it('answers /healthz and the API promptly while a new snapshot is built, then se
 
   const slowest = { healthz: 0, api: 0 }
   const failures: number[] = []
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 120_000
+  const reloadStarted = performance.now()
+  let answered = 0
   let version = first.version
   while (version === first.version && Date.now() < deadline) {
     const started = performance.now()
@@ -46,14 +53,17 @@ it('answers /healthz and the API promptly while a new snapshot is built, then se
     const search = await server.raw('/api/v1/facts?q=vitesse&po_live=1')
     slowest.api = Math.max(slowest.api, performance.now() - apiStarted)
     for (const status of [health.status, search.status]) if (status !== 200) failures.push(status)
+    answered++
     version = ((await server.raw('/readyz')).body as { version: string }).version
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+  const reloadMs = performance.now() - reloadStarted
   console.log(
-    `during the reload of ${COUNT} records: slowest /healthz ${slowest.healthz.toFixed(1)} ms, slowest search ${slowest.api.toFixed(1)} ms`,
+    `during the reload of ${COUNT} records (${reloadMs.toFixed(0)} ms): ${answered} rounds, slowest /healthz ${slowest.healthz.toFixed(1)} ms, slowest search ${slowest.api.toFixed(1)} ms`,
   )
   expect(version).not.toBe(first.version)
   expect(failures).toEqual([])
-  // The build takes seconds; on the serving thread it would hold every answer that long.
-  expect(slowest.healthz).toBeLessThan(500)
-}, 90_000)
+  // The build takes seconds; on the serving thread it would hold an answer most of that long.
+  expect(answered).toBeGreaterThanOrEqual(5)
+  expect(slowest.healthz).toBeLessThan(reloadMs / 4)
+}, 180_000)

@@ -30,7 +30,7 @@ it('answers 408 with the error body and closes a connection whose headers never 
   let received = ''
   socket.on('data', (c) => (received += c))
   await new Promise((r) => socket.once('connect', r))
-  socket.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: x\r\n')
+  socket.write('GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: localhost\r\n')
   const tick = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 200) // still sending, never done
   await new Promise((r) => socket.once('close', r))
   clearInterval(tick)

@@ -62,6 +62,9 @@ export async function startFuzzTarget(env: Record<string, string> = {}): Promise
   const spawned = spawnCli(['serve', '--port', String(port), '--host', '127.0.0.1'], {
     LOG_LEVEL: 'warn',
     RECORDS_FILE: fuzzRecordsFile(),
+    // The Hosts the cases send (cases.ts), so that they reach the routes past the DNS-rebinding guard,
+    // and the Origin they send (a page of another site, as on a public deployment).
+    ALLOWED_HOSTS: 'records.test,x,a,reuser.example',
     ...env,
   })
   const deadline = Date.now() + 30_000

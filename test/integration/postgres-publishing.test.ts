@@ -215,6 +215,31 @@ describe.runIf(available)('publishing to PostgreSQL', () => {
     )
   })
 
+  it('refuses a snapshot holding what XML forbids or a URL the parser would rewrite, naming the row and the field', async () => {
+    await publishRecords(schema.url, fixture)
+    const [first, second] = [fixture[0]!, fixture[1]!]
+    // Published by a writer that skipped validation.
+    const bad = prepareSnapshot(
+      fixture.map((r) =>
+        r.id === first.id
+          ? { ...r, title: `Vitesse\u000bmaximale` }
+          : r.id === second.id
+            ? { ...r, url: 'https://example.com/"><script>alert(1)</script>' }
+            : r,
+      ),
+    )
+    await publishSnapshot(client, bad, await planAgainstCurrent(client, hashesOf(bad)))
+    const refusal = source().load()
+    await expect(refusal).rejects.toThrow(
+      new RegExp(
+        `row \\d+ \\(id "${first.id}"\\): field "title": holds a vertical tab \\(U\\+000B\\) at character 8`,
+      ),
+    )
+    await expect(refusal).rejects.toThrow(
+      new RegExp(`row \\d+ \\(id "${second.id}"\\): field "url": must be written as the WHATWG URL parser`),
+    )
+  })
+
   it('signals the first publication to a source that started before the schema existed', async () => {
     const s = source()
     let changes = 0

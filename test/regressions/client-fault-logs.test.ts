@@ -13,7 +13,7 @@ async function abortedUpload(port: number): Promise<void> {
   socket.on('error', () => {})
   await new Promise((r) => socket.once('connect', r))
   socket.write(
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"jsonrpc":"2.0",',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"jsonrpc":"2.0",',
   )
   await new Promise((r) => setTimeout(r, 20))
   socket.destroy()
@@ -23,7 +23,7 @@ const malformed = async (port: number) => {
   const socket = connect(port, '127.0.0.1')
   socket.on('error', () => {})
   await new Promise((r) => socket.once('connect', r))
-  socket.end('GET /api/v1/ HTTP/9.9\r\nHost: x\r\n\r\n')
+  socket.end('GET /api/v1/ HTTP/9.9\r\nHost: localhost\r\n\r\n')
 }
 
 it.each(['info', 'debug'])(

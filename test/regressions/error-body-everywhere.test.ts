@@ -40,12 +40,12 @@ it('a HTTP/1.0 request without Host is served', async () => {
 
 // RFC 9112 §2.2: a server SHOULD ignore empty lines before a request line. Anything else in front of
 // it is a malformed request, answered with the contract's body like every other refusal.
-it.each(['\r\n', '\r\n\r\n', '\n', 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\n'])(
+it.each(['\r\n', '\r\n\r\n', '\n', 'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n\r\n\r\n'])(
   'leading empty lines (%j) are ignored: the request is served',
   async (before) => {
     const { responses } = await rawExchange(
       port,
-      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`,
     )
     expect(responses.map((r) => r.status)).toEqual(before.startsWith('GET') ? [200, 200] : [200])
   },
@@ -56,7 +56,7 @@ it.each([' \r\n', '\r\n \r\n'])(
   async (before) => {
     const { responses } = await rawExchange(
       port,
-      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `${before}GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`,
     )
     expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'Malformed HTTP request')
   },
@@ -65,7 +65,7 @@ it.each([' \r\n', '\r\n \r\n'])(
 it('an unmet expectation: 417', async () => {
   const { responses } = await rawExchange(
     port,
-    'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n',
+    'GET /api/v1/?po_live=1 HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\n\r\n',
   )
   expectErrorBody(
     responses[0]!,
@@ -93,7 +93,7 @@ describe.each(['PROPFIND', 'SEARCH', 'PURGE', 'M-SEARCH', 'LOCK', 'REPORT', 'QUE
     '/api/v1/openapi.json',
     '/healthz',
   ])('on %s: 405 with Allow', async (path) => {
-    const { responses } = await rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+    const { responses } = await rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
     expectErrorBody(
       responses[0]!,
       405,
@@ -105,7 +105,10 @@ describe.each(['PROPFIND', 'SEARCH', 'PURGE', 'M-SEARCH', 'LOCK', 'REPORT', 'QUE
 })
 
 it('malformed percent-encoding in the path: 400 naming it', async () => {
-  const { responses } = await rawExchange(port, 'GET /api/v1/facts/%ZZ?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n')
+  const { responses } = await rawExchange(
+    port,
+    'GET /api/v1/facts/%ZZ?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n',
+  )
   expectErrorBody(
     responses[0]!,
     400,
@@ -118,7 +121,7 @@ it('an id over 1 000 characters: 400 saying what an id is, without echoing it wh
   const id = 'a'.repeat(7_000)
   const { responses } = await rawExchange(
     port,
-    `GET /api/v1/facts/${id}?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n`,
+    `GET /api/v1/facts/${id}?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`,
   )
   expectErrorBody(
     responses[0]!,
@@ -130,7 +133,7 @@ it('an id over 1 000 characters: 400 saying what an id is, without echoing it wh
 })
 
 it('a target that is not a path: 400', async () => {
-  const { responses } = await rawExchange(port, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n')
+  const { responses } = await rawExchange(port, 'GET * HTTP/1.1\r\nHost: localhost\r\n\r\n')
   expectErrorBody(
     responses[0]!,
     400,
@@ -140,7 +143,10 @@ it('a target that is not a path: 400', async () => {
 })
 
 it('a request line the parser cannot read: 400 with the body, and the connection closes', async () => {
-  const { responses, closedByServer } = await rawExchange(port, 'GET /api/v1/ HTTP/9.9\r\nHost: x\r\n\r\n')
+  const { responses, closedByServer } = await rawExchange(
+    port,
+    'GET /api/v1/ HTTP/9.9\r\nHost: localhost\r\n\r\n',
+  )
   expectErrorBody(responses[0]!, 400, 'invalid_parameter', 'Malformed HTTP request')
   expect(closedByServer).toBe(true)
 })
@@ -148,7 +154,7 @@ it('a request line the parser cannot read: 400 with the body, and the connection
 it('headers over 16 KiB: 431 with the body', async () => {
   const { responses } = await rawExchange(
     port,
-    `GET /api/v1/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+    `GET /api/v1/ HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
   )
   expectErrorBody(
     responses[0]!,

@@ -24,7 +24,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const get = (target: string, headers = '') => `GET ${target} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`
+const get = (target: string, headers = '') => `GET ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`
 const CATALOGUE = get('/api/v1/?po_live=1')
 const SEARCH = get('/api/v1/facts?q=vitesse&po_live=1')
 
@@ -58,7 +58,7 @@ it('the whole-catalogue download (a streamed answer) then CONNECT: the download 
 // throwing away the download still being sent before it.
 it('the download, then an MCP upload over the size limit: the download whole, then 413, and the connection stays', async () => {
   const big = 'x'.repeat(70_000)
-  const upload = `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n${big}`
+  const upload = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n${big}`
   const { responses, leftover, closedByServer } = await rawExchange(
     port,
     `${get('/api/v1/facts.ndjson')}${upload}${CATALOGUE}`,
@@ -73,7 +73,7 @@ it('the download, then an MCP upload over the size limit: the download whole, th
 it('an upload declared over 1 MiB is not read: 413 and the connection closes', async () => {
   const { responses, closedByServer } = await rawExchange(
     port,
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{',
   )
   expect(responses.map((r) => r.status)).toEqual([413])
   expect(responses[0]!.headers.connection).toBe('close')

@@ -8,10 +8,10 @@ import { rawExchange } from '../support/raw-http.js'
 import { startTestServer, type TestServer } from '../support/test-server.js'
 
 const LIMIT = 3
-const get = (target: string, method = 'GET') => `${method} ${target} HTTP/1.1\r\nHost: records.test\r\n\r\n`
+const get = (target: string, method = 'GET') => `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`
 const mcp = (target: string) => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })
-  return `POST ${target} HTTP/1.1\r\nHost: records.test:8080\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+  return `POST ${target} HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`
 }
 
 /** Name, request, and the status its normal spelling gets when the quota allows it. */

@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const request = (target: Buffer | string) =>
-  Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])
+  Buffer.concat([
+    Buffer.from('GET '),
+    Buffer.from(target),
+    Buffer.from(' HTTP/1.1\r\nHost: localhost\r\n\r\n'),
+  ])
 
 it('answers raw UTF-8 in the query exactly as its percent-encoded form', async () => {
   const raw = await rawExchange(port, request('/api/v1/facts?q=priorité&po_live=1'))

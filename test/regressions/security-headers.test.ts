@@ -9,31 +9,32 @@ import { startTestServer, type TestServer } from '../support/test-server.js'
 let server: TestServer
 let port: number
 beforeAll(async () => {
-  server = await startTestServer()
+  // a.example: the page of another site the preflight comes from, listed for the DNS-rebinding guard.
+  server = await startTestServer({ ALLOWED_HOSTS: 'a.example' })
   port = Number(new URL(server.url).port)
 })
 afterAll(() => server.close())
 
 const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })
 const REQUESTS: [string, string][] = [
-  ['200 search', 'GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['307', 'GET /api/v1/facts HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['304', 'GET /api/v1/openapi.json?po_live=1 HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\n\r\n'],
-  ['400', 'GET /api/v1/facts?po_live=2 HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['404', 'GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['405', 'DELETE /api/v1/facts HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['200 search', 'GET /api/v1/facts?po_live=1 HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['307', 'GET /api/v1/facts HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['304', 'GET /api/v1/openapi.json?po_live=1 HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: *\r\n\r\n'],
+  ['400', 'GET /api/v1/facts?po_live=2 HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['404', 'GET /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['405', 'DELETE /api/v1/facts HTTP/1.1\r\nHost: localhost\r\n\r\n'],
   [
     '204 preflight',
-    'OPTIONS /api/v1/facts HTTP/1.1\r\nHost: x\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n\r\n',
+    'OPTIONS /api/v1/facts HTTP/1.1\r\nHost: localhost\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n\r\n',
   ],
-  ['healthz', 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['readyz', 'GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n'],
-  ['metrics', 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['healthz', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['readyz', 'GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ['metrics', 'GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n'],
   [
     'MCP',
-    `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${mcpBody.length}\r\n\r\n${mcpBody}`,
+    `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${mcpBody.length}\r\n\r\n${mcpBody}`,
   ],
-  ['parser refusal', 'GET / HTTP/7.0\r\nHost: x\r\n\r\n'],
+  ['parser refusal', 'GET / HTTP/7.0\r\nHost: localhost\r\n\r\n'],
 ]
 
 it.each(REQUESTS)('%s: nosniff and a restrictive Content-Security-Policy', async (_name, bytes) => {

@@ -20,7 +20,7 @@ afterAll(() => server.close())
 /** Opens `count` connections that each send `requests` pipelined requests and never read; resolves once all is sent. */
 async function nonReaders(port: number, count: number, requests: number): Promise<Socket[]> {
   // 50-record pages of the sample, ~73 KB each.
-  const request = 'GET /api/v1/facts?po_live=1&limit=50 HTTP/1.1\r\nHost: x\r\n\r\n'
+  const request = 'GET /api/v1/facts?po_live=1&limit=50 HTTP/1.1\r\nHost: localhost\r\n\r\n'
   const sockets = Array.from({ length: count }, () => {
     const socket = connect(port, '127.0.0.1')
     socket.pause() // never read: the kernel's receive queue fills, then the server's send queue

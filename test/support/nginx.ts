@@ -22,11 +22,17 @@ export function nginxBinary(): string | undefined {
 
 const OPERATIONS = new URL('../../docs/operations.md', import.meta.url)
 
-/** The first ```nginx block of docs/operations.md, with its example addresses replaced by the test's. */
-export function documentedConfig(listenPort: number, upstreamPorts: readonly [number, number]): string {
+/** The first ```nginx block of docs/operations.md, as written. */
+export function documentedNginxBlock(): string {
   const doc = readFileSync(OPERATIONS, 'utf8')
   const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1]
   if (block === undefined) throw new Error('docs/operations.md has no nginx block')
+  return block
+}
+
+/** The first ```nginx block of docs/operations.md, with its example addresses replaced by the test's. */
+export function documentedConfig(listenPort: number, upstreamPorts: readonly [number, number]): string {
+  const block = documentedNginxBlock()
   const replacements: [string, string][] = [
     ['server 10.0.0.11:8080;', `server 127.0.0.1:${upstreamPorts[0]};`],
     ['server 10.0.0.12:8080;', `server 127.0.0.1:${upstreamPorts[1]};`],

@@ -1,5 +1,5 @@
 /**
- * The docs stay true to the code (every setting is in the README table, with its flag) and to the
+ * The docs stay true to the code (every setting is in the configuration table, with its flag) and to the
  * repository (every citation and relative link lands on one of its files).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -11,18 +11,29 @@ import { SETTING_NAMES, flagName } from '../../src/config.js'
 import { GUIDES, renderGuide } from '../../src/http/pages/guide.js'
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const configuration = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8')
 
-it('lists every setting in the README configuration table, with its flag', () => {
+it('lists every setting in the configuration table (docs/configuration.md), with its flag', () => {
   for (const name of SETTING_NAMES) {
-    expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` +\\| \`--${flagName(name)}\` +\\|`, 'm'))
+    expect(configuration, name).toMatch(new RegExp(`^\\| \`${name}\` +\\| \`--${flagName(name)}\` +\\|`, 'm'))
   }
-  const rows = readme.match(/^\| `[A-Z_]+` +\| `--/gm) ?? []
+  const rows = configuration.match(/^\| `[A-Z_]+` +\| `--/gm) ?? []
   expect(rows).toHaveLength(SETTING_NAMES.length) // and nothing the code does not read
 })
 
-it('shows the two set-up commands', () => {
-  expect(readme).toContain('npm ci && npm start')
-  expect(readme).toContain('npm ci && npm test')
+it('shows the two set-up commands on the first screen of a README of at most 200 lines', () => {
+  const firstScreen = readme.split('\n').slice(0, 30).join('\n')
+  expect(firstScreen).toContain('npm ci && npm start')
+  expect(firstScreen).toContain('npm ci && npm test')
+  expect(readme.split('\n').length).toBeLessThanOrEqual(200)
+})
+
+it('indexes every document of docs/ in docs/README.md', () => {
+  const index = readFileSync(new URL('../../docs/README.md', import.meta.url), 'utf8')
+  const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter(
+    (f) => /\.(md|json)$/.test(f) && f !== 'README.md',
+  )
+  for (const file of docs) expect(index, file).toContain(`](${file})`)
 })
 
 const apiGuide = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')

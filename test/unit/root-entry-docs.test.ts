@@ -1,8 +1,8 @@
-/** The README says what the package's root entry exports (and that the client is not among them): it stays true to src/index.ts. */
+/** docs/client.md says what the package's root entry exports (and that the client is not among them): it stays true to src/index.ts. */
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const readme = readFileSync(new URL('../../docs/client.md', import.meta.url), 'utf8')
 const entry = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8')
 
 /** Every name `src/index.ts` exports, values and types alike (it only re-exports). */
@@ -13,13 +13,13 @@ const exported = [...entry.matchAll(/^export \{([^}]*)\} from/gm)].flatMap((m) =
     .filter((name) => name !== ''),
 )
 
-it('names every export of the root entry in the README', () => {
+it('names every export of the root entry in docs/client.md', () => {
   expect(exported.length).toBeGreaterThanOrEqual(10)
   const section = readme.slice(readme.indexOf("The package's root entry (`reference-records`)"))
   for (const name of exported) expect(section, name).toContain(`\`${name}\``)
 })
 
-it('imports the client from its package or the /client entry in every README example, never the root', () => {
+it('imports the client from its package or the /client entry in every example of docs/client.md, never the root', () => {
   expect(exported).not.toContain('RecordsClient')
   const imports = [...readme.matchAll(/^import .* from '(reference-records[^']*)'/gm)].map((m) => m[1])
   expect(imports.length).toBeGreaterThanOrEqual(1)

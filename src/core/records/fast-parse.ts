@@ -6,8 +6,7 @@
  *
  * It is a fast path, never the judge: the compiled function answers with the value zod's `parse`
  * would give (same keys, same order, same trims), or UNSURE. UNSURE means "ask zod": any failure,
- * and anything this compiler does not reproduce exactly (a URL outside the plain shape below, a key
- * named `__proto__`, a field present with the value `undefined`, a schema construct it does not
+ * and anything this compiler does not reproduce exactly (a key named `__proto__`, a field present with the value `undefined`, a schema construct it does not
  * know). So a record it refuses gets zod's verdict and zod's messages, and the only promise it has
  * to keep is that whatever it accepts, zod accepts with the same output: `fast-parse.test.ts`
  * checks that against zod over the sample, a generated corpus and mutated records.
@@ -18,7 +17,7 @@
  *
  * Written by hand because no library compiles a zod schema (zod's own JIT covers an object's
  * fields, not the checks and closures under them; Ajv compiles JSON Schema, which cannot state a
- * trim or zod's URL rules). It reads zod's definitions (`_zod.def`), which zod documents for
+ * trim or a format's test). It reads zod's definitions (`_zod.def`), which zod documents for
  * introspection; a construct it does not support is listed in `unsupported` and always answers
  * UNSURE, and a test requires the record schema to have none.
  */
@@ -74,9 +73,7 @@ type Def = {
   value?: unknown
   inclusive?: boolean
   tx?: (value: string) => string
-  protocol?: RegExp
-  hostname?: RegExp
-  normalize?: boolean
+  fn?: (value: string) => unknown
   entries?: Record<string, unknown>
   element?: Schema
   innerType?: Schema
@@ -87,51 +84,6 @@ type Def = {
   valueType?: Schema
 }
 type Schema = { _zod: { def: Def; traits: Set<string>; values?: Set<unknown> } }
-
-/**
- * Whether `value` is an http(s) URL that `z.url({ protocol: /^https?$/, hostname })` accepts and
- * leaves as it is, judged without parsing it: `https?://`, a host of ASCII letters, digits, dots and
- * hyphens that `hostname` accepts, then nothing or a path, query or fragment of URL characters. In
- * such a string there is no space, tab or line break (zod trims and strips them), no user, no port
- * (where the URL parser can fail), and the host is what the parser's `hostname` gives, lower-cased:
- * a domain-shaped host ends in letters, so it is never read as an IPv4 address. Labels starting
- * `xn--` are punycode, which the parser decodes and may refuse: zod judges those.
- */
-export function isPlainHttpUrl(value: string, hostname: RegExp): boolean {
-  const start = value.startsWith('https://') ? 8 : value.startsWith('http://') ? 7 : -1
-  if (start < 0) return false
-  let end = start
-  while (end < value.length && URL_UNITS[value.charCodeAt(end)] === 1) end++
-  if (end === start) return false
-  // No space, control, backslash, quote or non-ASCII (a unit past the table reads as undefined).
-  for (let i = end; i < value.length; i++) if (!(URL_UNITS[value.charCodeAt(i)]! > 0)) return false
-  if (end < value.length && !isPathStart(value.charCodeAt(end))) return false
-  const host = value.slice(start, end).toLowerCase()
-  let known = judgedHosts.get(hostname)
-  if (known === undefined) judgedHosts.set(hostname, (known = new Map()))
-  let ok = known.get(host)
-  if (ok === undefined) {
-    hostname.lastIndex = 0
-    ok = !host.startsWith('xn--') && !host.includes('.xn--') && hostname.test(host)
-    if (known.size >= JUDGED_HOSTS) known.clear()
-    known.set(host, ok)
-  }
-  return ok
-}
-
-/**
- * Hosts already judged, per hostname pattern: a corpus names few hosts, and the domain pattern (with
- * its look-ahead) was a quarter of the compiled check's time. Bounded, for a corpus of many hosts.
- */
-const judgedHosts = new WeakMap<RegExp, Map<string, boolean>>()
-const JUDGED_HOSTS = 4096
-
-/** Per ASCII unit: 1 host (letter, digit, dot, hyphen), 2 other URL unit (RFC 3986's reserved characters and `%`). */
-const URL_UNITS = new Uint8Array(128)
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-')
-  URL_UNITS[c.charCodeAt(0)] = 1
-for (const c of "_~!$&'()*+,;=:@/?#%[]") URL_UNITS[c.charCodeAt(0)] = 2
-const isPathStart = (u: number) => u === 0x2f /* / */ || u === 0x3f /* ? */ || u === 0x23 /* # */
 
 /** The JSON kind a schema's values have, for unions whose options are told apart by it; undefined when not one kind. */
 function jsonKindOf(schema: Schema): 'string' | 'number' | 'boolean' | 'object' | 'array' | undefined {
@@ -278,17 +230,9 @@ class Compiler {
           this.emit(`if (${out}.length > ${Number(c.maximum)}) return U`)
           break
         case 'string_format':
-          if (c.format === 'url') {
-            // Only zod's non-normalising http(s) URL, whose output is its input once trimmed and stripped
-            // of tabs and line breaks: isPlainHttpUrl accepts none of those, so the output is the input.
-            if (
-              c.normalize === true ||
-              c.protocol?.source !== '^https?$' ||
-              c.protocol.flags !== '' ||
-              c.hostname === undefined
-            )
-              return this.#fail(path, 'a URL format other than http(s) with a hostname pattern')
-            this.emit(`if (!isPlainHttpUrl(${out}, ${this.constant(c.hostname)})) return U`)
+          if (check._zod.traits.has('$ZodCustomStringFormat') && typeof c.fn === 'function') {
+            // A format of our own (z.stringFormat): its test is zod's check itself, called as zod calls it.
+            this.emit(`if (!${this.constant(c.fn)}(${out})) return U`)
           } else if (['regex', 'date', 'datetime'].includes(c.format ?? '') && c.pattern instanceof RegExp) {
             const pattern = this.constant(c.pattern)
             this.emit(`${pattern}.lastIndex = 0`)
@@ -519,11 +463,7 @@ function parseMeasured(input) {
 return { parse, parseMeasured }`
   let compiled: Pick<CompiledParse<z.output<S>>, 'parse' | 'parseMeasured'>
   try {
-    compiled = new Function('c', 'U', 'isPlainHttpUrl', body)(
-      compiler.constants,
-      UNSURE,
-      isPlainHttpUrl,
-    ) as typeof compiled
+    compiled = new Function('c', 'U', body)(compiler.constants, UNSURE) as typeof compiled
   } catch (err) {
     if (!(err instanceof EvalError)) throw err
     compiled = { parse: () => UNSURE, parseMeasured: () => UNSURE }

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { component } from '../components.js'
+import { httpUrlProblem, isRecordUrl } from './http-url.js'
 import { RECORD_BOUNDS as B } from './record-bounds.js'
 
 /** The nine kinds, in the spec's order; this order is also the order of an unfiltered listing. */
@@ -51,8 +52,15 @@ export const RecordIdSchema = component(
   { id: 'RecordId', example: 'fait-3f2a9c1d4e5b6a70' },
 )
 
-// Links must be http(s): a records file must not be able to smuggle `javascript:` URLs to reusers.
-const httpUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(B.url)
+// Links must be http(s), as the URL parser writes them (http-url.ts): a records file must not be able
+// to smuggle `javascript:` URLs, or quotes and angle brackets, to reusers. A format of its own rather
+// than z.url(), which trims and strips what it is given: a URL is refused, never rewritten.
+const httpUrl = () =>
+  z
+    .stringFormat('uri', isRecordUrl, {
+      error: (issue) => httpUrlProblem(String(issue.input)) ?? 'must be an absolute http(s) URL',
+    })
+    .max(B.url)
 // Every string and array is bounded (record-bounds.ts): a record's cost in every answer grows with it.
 const nonEmpty = () => z.string().trim().min(1).max(B.shortText)
 const shortText = () => z.string().max(B.shortText)

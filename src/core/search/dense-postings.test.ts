@@ -45,7 +45,9 @@ function expectSame(dense: DensePostings, postings: Postings, documentCount: num
   expect(dense.length).toBe(docs.length)
   expect(Array.from(dense.docsInto(new Uint32Array(docs.length)))).toEqual(Array.from(docs))
   const held = new Set(docs)
-  for (let doc = 0; doc < documentCount; doc++) expect(dense.has(doc)).toBe(held.has(doc))
+  // One comparison of every document's answer: an expect per document was most of the file's time.
+  const every = Array.from({ length: documentCount }, (_, doc) => doc)
+  expect(every.filter((doc) => dense.has(doc) !== held.has(doc))).toEqual([])
   const seen = { title: [] as number[], body: [] as number[] }
   for (const doc of docs) {
     seen.title.push(dense.titleTf(doc))

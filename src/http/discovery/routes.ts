@@ -1,5 +1,5 @@
 /**
- * The discovery documents, outside /api/v1: `/llms.txt`, `/server.json`,
+ * The discovery documents, outside /api/v1: `/robots.txt`, `/llms.txt`, `/server.json`,
  * `/.well-known/mcp/server-card.json`, `/sitemap.xml` (with its parts under `/sitemaps/`, when it
  * must be split) and `/catalog.jsonld` (DCAT). Each counts in the client's quota like a page
  * (docs/contract.md "Extensions beyond the spec": feeds for crawlers "count in the quota like
@@ -27,6 +27,7 @@ import {
 } from './identity.js'
 import { DCAT_MEDIA_TYPE, buildDcat } from './dcat.js'
 import { buildLlmsTxt } from './llms-txt.js'
+import { ROBOTS_PATH, buildRobotsTxt } from './robots-txt.js'
 import { SERVER_CARD_MEDIA_TYPE, buildServerCard } from './server-card.js'
 import { buildServerJson } from './server-json.js'
 import { ApiError } from '../../core/errors.js'
@@ -34,10 +35,15 @@ import { recordPath } from '../pages/record-view.js'
 import { SITEMAP_PARTS_ROOT, buildSitemaps, recordEntry, type Sitemaps } from './sitemap.js'
 
 /** Every discovery path, for the quota's counted roots. */
-export const DISCOVERY_ROOTS: readonly string[] = [...Object.values(DISCOVERY_PATHS), SITEMAP_PARTS_ROOT]
+export const DISCOVERY_ROOTS: readonly string[] = [
+  ...Object.values(DISCOVERY_PATHS),
+  SITEMAP_PARTS_ROOT,
+  ROBOTS_PATH,
+]
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LLMS_TYPE = 'text/plain; charset=utf-8'
+const ROBOTS_TYPE = 'text/plain; charset=utf-8'
 const XML_TYPE = 'application/xml; charset=utf-8'
 const DCAT_TYPE = `${DCAT_MEDIA_TYPE}; charset=utf-8`
 /** llms.txt changes with the records: kept, but revalidated (a cheap 304), as the pages are. */
@@ -92,6 +98,7 @@ export function registerDiscovery(app: FastifyInstance, deps: DiscoveryDeps): vo
   }
   const identity = serverIdentity(settings)
   if (identity !== undefined) registerServerDocuments(get, identity, links)
+  registerRobotsTxt(get, deps)
   registerLlmsTxt(get, deps, identity)
   registerSitemap(get, deps)
   registerDcat(get, deps)
@@ -124,6 +131,19 @@ function registerServerDocuments(get: GetRoute, identity: ServerIdentity, links:
       vary: 'Accept',
     })
   })
+}
+
+/** robots.txt, from the settings alone: served before the first snapshot, like server.json. */
+function registerRobotsTxt(get: GetRoute, deps: DiscoveryDeps): void {
+  const robots = new Representation(
+    buildRobotsTxt({
+      publicBaseUrl: deps.publicBaseUrl,
+      sitemapPath: DISCOVERY_PATHS.sitemap,
+      mcpPath: deps.catalogues.options.mcpPath,
+    }),
+    ROBOTS_TYPE,
+  )
+  get(ROBOTS_PATH, async (req, reply) => sendRepresentation(req, reply, robots, { cacheControl: SETTLED }))
 }
 
 /** llms.txt, rendered once per snapshot: it counts the snapshot's records. */

@@ -20,8 +20,10 @@ const XML_ESCAPES: Readonly<Record<string, string>> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&apos;',
+  // A reader turns a raw CR (and CR LF) into LF: written as a reference, a title keeps its CR.
+  '\r': '&#13;',
 }
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
+const escapeXml = (text: string) => text.replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c]!)
 
 const VERBS: Readonly<Record<ChangeKind, string>> = {
   added: 'Fiche ajoutée',

@@ -37,6 +37,9 @@ export function mutate(json: string, rng: Rng): string {
     'https://ex\tample.com/',
     'ftp://example.com/',
     'https://EXAMPLE.com/',
+    'https://example.com/"><script>alert(1)</script>',
+    "https://example.com/'onmouseover='x",
+    'https://example.com',
   ]
   switch (rng.int(12)) {
     case 0: // a field removed
