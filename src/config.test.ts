@@ -16,7 +16,8 @@ describe('loadConfig', () => {
         perMinute: 120,
         redisUrl: undefined,
         redisKeyPrefix: 'reference-records:',
-        redisTimeoutMs: 25,
+        redisTimeoutMs: 250,
+        outageShare: 0.5,
       },
       records: { file: BUNDLED_RECORDS_FILE, databaseUrl: undefined },
       log: { level: 'info', hashKey: undefined },
@@ -71,6 +72,14 @@ describe('loadConfig', () => {
     expect(config.http.trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1'])
   })
   it.each([
+    ['0.25', 0.25],
+    ['.5', 0.5],
+    ['1', 1],
+    ['1/3', 1 / 3],
+  ])('reads REDIS_OUTAGE_SHARE=%s', (value, share) => {
+    expect(loadConfig({ REDIS_OUTAGE_SHARE: value }).quota.outageShare).toBe(share)
+  })
+  it.each([
     ['TRUST_PROXY', '2', /TRUST_PROXY \(--trust-proxy\) = "2": "2" is not an IP address or CIDR range/],
     [
       'METRICS_ALLOW',
@@ -83,7 +92,12 @@ describe('loadConfig', () => {
       'http://cache',
       /REDIS_URL \(--redis-url\) = "http:\/\/cache": must be a redis:\/\/ or rediss:\/\/ URL/,
     ],
-    ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*must be from 1 to 1000/],
+    ['REDIS_TIMEOUT_MS', '0', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
+    ['REDIS_TIMEOUT_MS', '10001', /REDIS_TIMEOUT_MS .*from 1 to 10000/],
+    ['REDIS_OUTAGE_SHARE', '0', /REDIS_OUTAGE_SHARE .*more than 0 and at most 1/],
+    ['REDIS_OUTAGE_SHARE', '1.5', /REDIS_OUTAGE_SHARE .*more than 0 and at most 1/],
+    ['REDIS_OUTAGE_SHARE', 'half', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
+    ['REDIS_OUTAGE_SHARE', '1/0', /REDIS_OUTAGE_SHARE .*fraction such as 0.5 or 1\/3/],
     ['RATE_LIMIT_PER_MINUTE', '-5', /RATE_LIMIT_PER_MINUTE .*must be a whole number/],
     // A whole number, but past the bound: the message says the bound, not "a whole number" alone.
     [

@@ -146,12 +146,21 @@ export const SettingsSchema = z.object({
     .describe('Prefix of every Redis key. Default reference-records:.'),
   REDIS_TIMEOUT_MS: z
     .string()
-    .regex(/^\d{1,4}$/, 'must be a whole number of milliseconds')
+    .regex(/^\d{1,5}$/, 'must be a whole number of milliseconds from 1 to 10000')
     .transform(Number)
-    .refine((n) => n >= 1 && n <= 1000, 'must be from 1 to 1000')
-    .default(25)
+    .refine((n) => n >= 1 && n <= 10_000, 'must be a whole number of milliseconds from 1 to 10000')
+    .default(250)
     .describe(
-      'How long a quota check may wait for Redis before this process counts in memory instead. Default 25.',
+      'How long a call to Redis may go unanswered, counted only while this process is free to read the answer (a busy event loop does not count), before it is a failure; 3 failures in a row declare Redis unavailable. Default 250.',
+    ),
+  REDIS_OUTAGE_SHARE: z
+    .string()
+    .regex(/^(\d{1,3}(\.\d{1,6})?|\.\d{1,6}|1\/[1-9]\d{0,2})$/, 'must be a fraction such as 0.5 or 1/3')
+    .transform((v) => (v.startsWith('1/') ? 1 / Number(v.slice(2)) : Number(v)))
+    .refine((n) => n > 0 && n <= 1, 'must be more than 0 and at most 1')
+    .default(0.5)
+    .describe(
+      'Share of RATE_LIMIT_PER_MINUTE each replica admits per client while Redis is unavailable: 1/N for N replicas. Default 0.5 (two replicas).',
     ),
   PUBLISHER_CONTACT: z
     .email({ error: 'must be an e-mail address' })
@@ -292,6 +301,7 @@ export function loadConfig(
       redisUrl: s.REDIS_URL,
       redisKeyPrefix: s.REDIS_KEY_PREFIX,
       redisTimeoutMs: s.REDIS_TIMEOUT_MS,
+      outageShare: s.REDIS_OUTAGE_SHARE,
     },
     records: { file: s.RECORDS_FILE, databaseUrl: s.DATABASE_URL },
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },

@@ -18,6 +18,7 @@ import { PACKAGE_VERSION } from '../core/version.js'
 import type { Timeouts } from '../http/server.js'
 import { createLogger } from './logger.js'
 import { createMetrics } from './metrics.js'
+import { createQuotaStoreMetrics } from './quota-store-metrics.js'
 import { openRecords } from './records.js'
 
 /** How the service drains on close. */
@@ -103,13 +104,20 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
     const { describeMcp } = await import('./mcp-description.js')
 
+    const quotaStoreMetrics =
+      config.quota.redisUrl === undefined ? undefined : createQuotaStoreMetrics(metrics.registry)
     const quota: Quota | undefined = await createQuota(config.quota, {
       log: logger,
+      onFailure: (reason) => quotaStoreMetrics?.failed(reason),
       onDegraded: () => {
         metrics.quotaFallbacks.inc()
         metrics.quotaDegraded.set(1)
+        quotaStoreMetrics?.unavailable()
       },
-      onRecovered: () => metrics.quotaDegraded.set(0),
+      onRecovered: () => {
+        metrics.quotaDegraded.set(0)
+        quotaStoreMetrics?.shared()
+      },
     })
     if (quota !== undefined) resources.add(() => quota.close())
     // The decisions' series exist from the start, at 0: the configured store's, and the fallback's with Redis.

@@ -1,11 +1,12 @@
 /**
  * Replicas sharing the quota through a real Redis: two server processes, concurrent clients on
- * distinct addresses; then a Redis of our own stopped mid-test and restarted.
+ * distinct addresses, event loops kept busy; then a Redis of our own paused, stopped and restarted.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:net'
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
+import { busyEventLoopEnv, startBusyLoop } from '../support/busy-event-loop.js'
 import { closeAgents, httpGet } from '../support/http-client.js'
 import { REDIS_URL, redisAvailable } from '../support/services.js'
 import { listeningUrl, spawnCli, type Spawned } from '../support/spawn-service.js'
@@ -19,74 +20,161 @@ afterAll(async () => {
   await Promise.all(running.map((s) => s.exited))
 })
 
-async function replica(env: Record<string, string>): Promise<string> {
+type Replica = { url: string; spawned: Spawned }
+
+async function startReplica(env: Record<string, string>): Promise<Replica> {
   const spawned = spawnCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
     RECORDS_FILE: SMALL_FIXTURE,
     LOG_LEVEL: 'info',
     ...env,
   })
   running.push(spawned)
-  return listeningUrl(spawned)
+  return { url: await listeningUrl(spawned, 60_000), spawned }
 }
 
-/** Sends `count` requests from `from`, alternating replicas, `concurrency` at a time; returns the statuses. */
-async function hammer(urls: string[], from: string, count: number, concurrency = 16): Promise<number[]> {
-  const statuses: number[] = []
+const replica = async (env: Record<string, string>) => (await startReplica(env)).url
+
+/** Sends `count` requests from `from`, alternating replicas, `concurrency` at a time; returns the statuses by replica. */
+async function hammerEach(
+  urls: string[],
+  from: string,
+  count: number,
+  concurrency = 16,
+): Promise<number[][]> {
+  const statuses: number[][] = urls.map(() => [])
   let next = 0
   const worker = async () => {
     while (next < count) {
       const i = next++
-      statuses.push(
-        (await httpGet(`${urls[i % urls.length]}/api/v1/facts?po_live=1&offset=${i % 7}`, { from })).status,
-      )
+      const at = i % urls.length
+      statuses[at]!.push(await getStatus(`${urls[at]}/api/v1/facts?po_live=1&offset=${i % 7}`, from))
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   return statuses
 }
 
-const metric = async (url: string, name: string) => {
-  const text = (await httpGet(`${url}/metrics`)).body
-  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+/**
+ * A GET's status, tried again once if its kept-alive connection was closed under it (the server
+ * closes idle ones after 5 s, and on a loaded machine a client can pick one at that moment). A
+ * request the server never read was not counted; one it counted and whose answer was lost would
+ * show as one 200 missing, never as one too many.
+ */
+async function getStatus(url: string, from: string): Promise<number> {
+  try {
+    return (await httpGet(url, { from })).status
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ECONNRESET' && (err as Error).message !== 'socket hang up') throw err
+    return (await httpGet(url, { from })).status
+  }
 }
 
-describe.runIf(available)('quota shared by replicas through Redis', () => {
-  it('accepts exactly the limit per client across two replicas hammered concurrently', async () => {
-    // A generous Redis timeout: this test is about exactness, not about failing over (tested below),
-    // and a busy machine must not turn slow answers into per-replica counting.
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: `test:${randomUUID()}:`, REDIS_TIMEOUT_MS: '1000' }
-    const urls = await Promise.all([replica(env), replica(env)])
-    const clients = ['127.0.0.21', '127.0.0.22', '127.0.0.23']
-    const results = await Promise.all(clients.map((from) => hammer(urls, from, 200)))
-    for (const [i, statuses] of results.entries()) {
-      expect(
-        statuses.filter((s) => s === 200),
-        clients[i],
-      ).toHaveLength(120)
-      expect(
-        statuses.filter((s) => s === 429),
-        clients[i],
-      ).toHaveLength(80)
+const hammer = async (urls: string[], from: string, count: number, concurrency = 16) =>
+  (await hammerEach(urls, from, count, concurrency)).flat()
+
+const ok = (statuses: number[]) => statuses.filter((s) => s === 200).length
+
+/** A sample of `/metrics`: `name` exactly, or `name{labels}` when given. */
+const metric = async (url: string, name: string) => {
+  const text = (await httpGet(`${url}/metrics`)).body
+  const escaped = name.replace(/[{}"]/g, (c) => `\\${c}`)
+  return Number(new RegExp(`^${escaped} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+}
+
+const DEGRADED_LOG = '"msg":"quota store unavailable'
+const RECOVERED_LOG = '"msg":"quota store back: counting requests in Redis again"'
+
+// Two replicas to start and a few thousand requests on a loaded two-core machine: room, not a bound.
+const SLOW = { timeout: 120_000 }
+
+describe.runIf(available)('quota shared by replicas through Redis', SLOW, () => {
+  it('never gives a client more than the limit across two saturated replicas whose event loops are busy', async () => {
+    // Default REDIS_TIMEOUT_MS. Each replica's loop is busy 30 ms out of every 40 after its socket
+    // reads, so timers fire late with Redis's answers already waiting: before issue 43 that was
+    // taken for an outage and each replica admitted a window of its own (61–67 of 60, and more).
+    const env = {
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      RATE_LIMIT_PER_MINUTE: '60',
+      ...busyEventLoopEnv(30, 40),
+    }
+    const replicas = await Promise.all([startReplica(env), startReplica(env)])
+    for (const { spawned } of replicas) startBusyLoop(spawned.child)
+    const urls = replicas.map((r) => r.url)
+    const clients = Array.from({ length: 24 }, (_, i) => `127.0.0.${100 + i}`)
+    const results = await Promise.all(clients.map((from) => hammer(urls, from, 100, 4)))
+    const admitted = Object.fromEntries(clients.map((from, i) => [from, ok(results[i]!)]))
+    expect(admitted).toEqual(Object.fromEntries(clients.map((from) => [from, 60])))
+    for (const statuses of results) expect(statuses.filter((s) => s === 429)).toHaveLength(40)
+    for (const url of urls) {
+      expect(await metric(url, 'reference_records_quota_store_fallbacks_total')).toBe(0)
+      expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(0)
     }
   })
 
-  it('starts with Redis unreachable, serving from memory, without a 5xx', async () => {
-    const url = await replica({
+  it("starts with Redis unreachable, serving each replica's share from memory, without a 5xx", async () => {
+    const { url, spawned } = await startReplica({
       REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-      RATE_LIMIT_PER_MINUTE: '5',
+      RATE_LIMIT_PER_MINUTE: '6',
+      REDIS_OUTAGE_SHARE: '0.5',
     })
     const statuses = await hammer([url], '127.0.0.24', 8, 4)
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5)
-    expect(statuses.filter((s) => s === 429)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5)
     expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(1)
+    expect(await metric(url, 'reference_records_quota_store_transitions_total{to="unavailable"}')).toBe(1)
+    expect(spawned.stdout()).toContain(DEGRADED_LOG)
   })
 })
 
 const redisServer = available ? await startRedisServer() : undefined
 afterAll(() => redisServer?.stop())
 
-describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes back', () => {
-  it('falls back to each process’s memory without a 5xx, then shares again', async () => {
+describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away and comes back', SLOW, () => {
+  it('paused for 2 s: degraded, at most the share per replica, then exact again through Redis', async () => {
+    const server = redisServer!
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${server.port}`,
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      RATE_LIMIT_PER_MINUTE: '10',
+      REDIS_OUTAGE_SHARE: '0.5',
+    }
+    const replicas = await Promise.all([startReplica(env), startReplica(env)])
+    const urls = replicas.map((r) => r.url)
+    expect(ok(await hammer(urls, '127.0.0.51', 14, 2))).toBe(10)
+
+    const pausedAt = Date.now()
+    server.signal('SIGSTOP') // the connection stays open; Redis answers nothing
+    try {
+      // Requests wait for Redis until their calls go unanswered, then each replica decides alone.
+      const during = await hammerEach(urls, '127.0.0.52', 30, 4)
+      for (const statuses of during) {
+        expect(statuses.every((s) => s === 200 || s === 429)).toBe(true)
+        expect(ok(statuses)).toBe(5) // the share: half of 10 on each replica
+      }
+      for (const { url, spawned } of replicas) {
+        expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(1)
+        expect(await metric(url, 'reference_records_quota_store_transitions_total{to="unavailable"}')).toBe(1)
+        expect(spawned.stdout()).toContain(DEGRADED_LOG)
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, 2_000 - (Date.now() - pausedAt))))
+    } finally {
+      server.signal('SIGCONT')
+    }
+
+    for (const { url, spawned } of replicas) {
+      await expect.poll(() => metric(url, 'reference_records_quota_store_degraded')).toBe(0)
+      expect(await metric(url, 'reference_records_quota_store_transitions_total{to="shared"}')).toBe(1)
+      expect(spawned.stdout()).toContain(RECOVERED_LOG)
+    }
+    // Exact again: one budget for both replicas; and what memory admitted during the pause was
+    // written to Redis, so the client served then has nothing left in this window.
+    expect(ok(await hammer(urls, '127.0.0.53', 14, 2))).toBe(10)
+    expect(ok(await hammer(urls, '127.0.0.52', 6, 2))).toBe(0)
+  })
+
+  it('stopped: falls back to each process’s share without a 5xx, then shares again', async () => {
     const server = redisServer!
     const env = {
       REDIS_URL: `redis://127.0.0.1:${server.port}`,
@@ -95,13 +183,13 @@ describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes 
     }
     const [a, b] = await Promise.all([replica(env), replica(env)])
     // shared: 10 in all across both replicas
-    expect((await hammer([a!, b!], '127.0.0.31', 14, 2)).filter((s) => s === 200)).toHaveLength(10)
+    expect(ok(await hammer([a!, b!], '127.0.0.31', 14, 2))).toBe(10)
 
     await server.stop()
     const during = await hammer([a!, b!], '127.0.0.32', 30, 4)
     expect(during.every((s) => s === 200 || s === 429)).toBe(true)
-    // each replica now counts alone: up to 10 each
-    expect(during.filter((s) => s === 200)).toHaveLength(20)
+    // each replica now counts alone, within its share (REDIS_OUTAGE_SHARE, 0.5 by default)
+    expect(ok(during)).toBe(10)
     for (const url of [a!, b!]) {
       expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(1)
       expect(await metric(url, 'reference_records_quota_store_fallbacks_total')).toBe(1)
@@ -109,45 +197,87 @@ describe.runIf(redisServer !== undefined)('quota when Redis goes away and comes 
 
     await server.start()
     for (const url of [a!, b!])
-      await expect
-        .poll(() => metric(url, 'reference_records_quota_store_degraded'), { timeout: 10_000 })
-        .toBe(0)
-    expect((await hammer([a!, b!], '127.0.0.33', 14, 2)).filter((s) => s === 200)).toHaveLength(10)
+      await expect.poll(() => metric(url, 'reference_records_quota_store_degraded')).toBe(0)
+    expect(ok(await hammer([a!, b!], '127.0.0.33', 14, 2))).toBe(10)
   })
 
-  it('does not make requests wait for a slow Redis', async () => {
+  it('starts without a warning when the connection’s first answer comes 100 ms late', async () => {
+    const proxy = await startDelayingProxy(redisServer!.port, 100)
+    try {
+      const { url, spawned } = await startReplica({
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+        RATE_LIMIT_PER_MINUTE: '5',
+      })
+      // Before issue 43, the 25 ms command timeout also failed the connection's first check (INFO):
+      // the "redis connection error" warning every replica logged at start on a busy machine.
+      expect(spawned.stdout()).not.toContain('"level":40')
+      expect(ok(await hammer([url], '127.0.0.45', 8, 4))).toBe(5) // Redis's count: memory's share would be 2
+      expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(0)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('waits for a slow Redis instead of taking it for an outage', async () => {
     const server = redisServer!
     const env = {
       REDIS_URL: `redis://127.0.0.1:${server.port}`,
       REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
-      REDIS_TIMEOUT_MS: '25',
+      REDIS_TIMEOUT_MS: '5000',
+      RATE_LIMIT_PER_MINUTE: '2',
     }
     const url = await replica(env)
-    expect((await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.41' })).status).toBe(200)
     const { Redis } = await import('ioredis')
     const admin = new Redis(`redis://127.0.0.1:${server.port}`)
-    const sleeping = admin.call('DEBUG', 'SLEEP', '1.5') // Redis answers nobody for 1.5 s
-    await new Promise((r) => setTimeout(r, 100))
-    const started = Date.now()
-    const res = await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.41' })
-    const tookMs = Date.now() - started
-    expect(res.status).toBe(200)
-    expect(tookMs).toBeLessThan(1_000) // bounded by the command timeout, not by Redis's sleep
-    expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(1)
-    await sleeping
-    admin.disconnect()
-    // Redis answers again: the next check goes to Redis and ends the degraded state
-    await expect
-      .poll(
-        async () => {
-          await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.42' })
-          return metric(url, 'reference_records_quota_store_degraded')
-        },
-        { timeout: 5_000 },
+    try {
+      const sleeping = admin.call('DEBUG', 'SLEEP', '1') // Redis answers nobody for 1 s
+      await new Promise((r) => setTimeout(r, 100))
+      const statuses = await Promise.all(
+        [1, 2, 3].map(
+          async () => (await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.41' })).status,
+        ),
       )
-      .toBe(0)
+      await sleeping
+      // Redis decided, once it answered: 2 of 3 (memory, at the default share, would have admitted 1).
+      expect(statuses.sort()).toEqual([200, 200, 429])
+      expect(await metric(url, 'reference_records_quota_store_failures_total{reason="unanswered"}')).toBe(0)
+      expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(0)
+    } finally {
+      admin.disconnect()
+    }
   })
 })
+
+/** A TCP proxy to Redis that holds the first answer of each connection (its INFO check) for `delayMs`. */
+async function startDelayingProxy(port: number, delayMs: number) {
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port })
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.pipe(upstream)
+    let held: Promise<unknown> | undefined
+    upstream.on('data', (chunk: Buffer) => {
+      held ??= new Promise((resolve) => setTimeout(resolve, delayMs))
+      void held.then(() => client.write(chunk)) // in order: later chunks wait behind the first
+    })
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -191,6 +321,8 @@ async function startRedisServer() {
     })
     if (failed) throw new Error('redis-server could not be started')
   }
+  /** SIGSTOP pauses the server with its connections open; SIGCONT resumes it. */
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => child?.kill(name)
   const stop = async () => {
     if (!child || child.exitCode !== null) return
     const exited = new Promise((r) => child!.once('exit', r))
@@ -206,5 +338,5 @@ async function startRedisServer() {
     )
     return undefined
   }
-  return { port, start, stop }
+  return { port, start, stop, signal }
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REDIS_URL, redisAvailable } from '../support/services.js'
+import { FailoverRateLimitStore } from '../../src/core/quota/failover-store.js'
+import { MemoryRateLimitStore } from '../../src/core/quota/memory-store.js'
 import { RedisRateLimitStore } from '../../src/core/quota/redis-store.js'
 import { describeRateLimitStore } from '../../src/core/quota/store.contract.js'
 
@@ -14,11 +16,32 @@ const connect = () => {
   return redis
 }
 
+/** The connection once it can take commands (the service's connectRedis waits for this too). */
+const ready = async (redis: Redis) => {
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve))
+  return redis
+}
+
 describe.runIf(available)('Redis quota store', () => {
   describeRateLimitStore(
     'redis',
     async (clock) =>
       new RedisRateLimitStore(connect(), { keyPrefix: `test:${randomUUID()}:`, now: () => clock.now }),
+  )
+
+  // The store the service uses: Redis decides through the failover wrapper, memory counting beside it.
+  describeRateLimitStore(
+    'failover over redis',
+    async (clock) =>
+      new FailoverRateLimitStore(
+        new RedisRateLimitStore(await ready(connect()), {
+          keyPrefix: `test:${randomUUID()}:`,
+          now: () => clock.now,
+        }),
+        new MemoryRateLimitStore({ now: () => clock.now }),
+        { log: { warn: () => undefined, info: () => undefined } },
+        { outageShare: 0.5, replyTimeoutMs: 250 },
+      ),
   )
 
   it('never lets two racing stores both take the last place', async () => {
@@ -46,6 +69,18 @@ describe.runIf(available)('Redis quota store', () => {
     expect(refused.every((d) => d.remaining === 0 && d.resetSeconds <= 60 && d.resetSeconds >= lowest)).toBe(
       true,
     )
+  })
+
+  it('records admissions made elsewhere whatever the limit, in calls of at most 256, and probes without writing', async () => {
+    const keyPrefix = `test:${randomUUID()}:`
+    const redis = connect()
+    const store = new RedisRateLimitStore(redis, { keyPrefix })
+    await store.take('repaid', 120)
+    await store.record('repaid', 300)
+    expect(await redis.zcard(`${keyPrefix}quota:repaid`)).toBe(301)
+    expect(await store.take('repaid', 120)).toMatchObject({ allowed: false, remaining: 0 })
+    await store.probe()
+    expect(await redis.keys(`${keyPrefix}*`)).toEqual([`${keyPrefix}quota:repaid`])
   })
 
   it('uses Redis time by default and lets keys expire with the window', async () => {

@@ -13,8 +13,13 @@ export type QuotaSettings = {
   redisUrl?: string
   /** Prefix of every Redis key. */
   redisKeyPrefix: string
-  /** How long a check may wait for Redis before this process counts in memory instead. */
+  /**
+   * How long a call to Redis may go unanswered, counted while this process can read the answer
+   * (a busy event loop does not count), before it is a failure; three in a row are an outage.
+   */
   redisTimeoutMs: number
+  /** Share of the limit each replica admits per client while Redis is unavailable, in (0, 1]. */
+  outageShare: number
 }
 
 /** The quota, or undefined when disabled. The caller owns it: `quota.close()` releases Redis. */
@@ -24,11 +29,12 @@ export async function createQuota(
 ): Promise<Quota | undefined> {
   if (settings.perMinute === 0) return undefined
   if (settings.redisUrl === undefined) return new Quota(new MemoryRateLimitStore(), settings.perMinute)
-  const redis = await connectRedis(settings.redisUrl, settings.redisTimeoutMs, events.log)
+  const redis = await connectRedis(settings.redisUrl, events.log)
   const store = new FailoverRateLimitStore(
     new RedisRateLimitStore(redis, { keyPrefix: settings.redisKeyPrefix }),
     new MemoryRateLimitStore(),
     events,
+    { outageShare: settings.outageShare, replyTimeoutMs: settings.redisTimeoutMs },
   )
   return new Quota(store, settings.perMinute)
 }

@@ -1,17 +1,17 @@
-/** The quota's Redis client: built so that no request ever waits for Redis longer than a few ms. */
+/**
+ * The quota's Redis client. It has no offline queue (a request never waits for a reconnect: the
+ * failover store decides from memory while the connection is down) and no command timeout: how
+ * long an answer may take is judged by the failover store's ReplyWatch, which, unlike ioredis's
+ * per-command timer, a busy event loop cannot trip.
+ */
 import type { Redis } from 'ioredis'
 import type { Log } from '../log.js'
 
-/** A Redis client that never makes a request wait: no offline queue, short command timeout, endless reconnects. */
-export async function connectRedis(
-  url: string,
-  commandTimeoutMs: number,
-  log: Pick<Log, 'warn'>,
-): Promise<Redis> {
+/** Connects (or keeps trying to, for ever, at most a second apart); resolves once the first attempt ends. */
+export async function connectRedis(url: string, log: Pick<Log, 'warn'>): Promise<Redis> {
   const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     enableOfflineQueue: false,
-    commandTimeout: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     enableAutoPipelining: true,
     connectTimeout: 1_000,

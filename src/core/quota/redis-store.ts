@@ -52,6 +52,8 @@ type RedisWithTake = Redis & {
 }
 /** Most places one call takes; also keeps the script's ZADD arguments well under Lua's unpack limit. */
 const MAX_BATCH = 256
+/** A limit no window reaches: `record` takes every place it asks for. */
+const UNLIMITED = 1_000_000_000
 
 type Waiter = { resolve: (d: Decision) => void; reject: (e: unknown) => void }
 type Batch = { limit: number; waiters: Waiter[] }
@@ -123,6 +125,32 @@ export class RedisRateLimitStore implements RateLimitStore {
         this.#queued.set(key, { ...next, waiters: next.waiters.slice(MAX_BATCH) })
         this.#send(key, { ...next, waiters: next.waiters.slice(0, MAX_BATCH) })
       })
+  }
+
+  /**
+   * Counts `count` requests for `key` that were admitted elsewhere (from memory, during an outage),
+   * at Redis's present time and whatever the limit, so that the window holds them from now on.
+   */
+  async record(key: string, count: number): Promise<void> {
+    for (let left = count; left > 0; left -= MAX_BATCH) {
+      const member = `${this.#tag}${(this.#sequence++).toString(36)}:`
+      await this.#redis.rateLimitTake(
+        this.#prefix + key,
+        UNLIMITED,
+        this.windowMs,
+        member,
+        Math.min(left, MAX_BATCH),
+        '',
+      )
+    }
+  }
+
+  /**
+   * One cheap call of the same script, on a key no client has, taking nothing and writing nothing:
+   * resolves when Redis runs the quota's script again, to end an outage on evidence.
+   */
+  async probe(): Promise<void> {
+    await this.#redis.rateLimitTake(`${this.#prefix}~probe`, 0, this.windowMs, this.#tag, 0, '')
   }
 
   async close(): Promise<void> {
