@@ -25,6 +25,7 @@ import {
   type SearchEnvelope,
 } from '../core/api/schemas.js'
 import { FactSchema, type Fact } from '../core/records/record.js'
+import { RECORD_CARD_TOOL_META, registerRecordCard } from './app.js'
 import { withCachedJsonSchema } from './cached-schema.js'
 import { CHATGPT_SEARCH_LIMIT, chatGptDocument, chatGptSearchResults } from './chatgpt.js'
 import { completedArgument, registerCompletion } from './completion.js'
@@ -202,6 +203,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       inputSchema: SearchInput,
       outputSchema: SearchOutput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async (args) => {
       const page = await reader.search(args)
@@ -223,6 +225,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       inputSchema: GetInput,
       outputSchema: FactOutput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async ({ id, text_from }) => {
       const found = await resolve(id, 'get_fact')
@@ -278,6 +281,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
         'Read one record by id: text, page URL, status, verification date, official sources, attribution.',
       inputSchema: ChatGptFetchInput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async ({ id }) => {
       const found = await resolve(id, 'fetch')
@@ -318,6 +322,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       contents: [{ uri: uri.href, mimeType: 'text/markdown', text: guideMarkdown(context.catalogue) }],
     }),
   )
+  registerRecordCard(server)
   registerPrompts(server)
   registerCompletion(
     server,
