@@ -39,7 +39,7 @@ const startsLikeId = (text: string) =>
     (p) => p.startsWith(text) || (text.startsWith(p) && /^[0-9a-f]{0,16}$/.test(text.slice(p.length))),
   )
 
-export async function completeRecordId(reader: RecordReader, typed: string): Promise<string[]> {
+async function completeRecordId(reader: RecordReader, typed: string): Promise<string[]> {
   const text = typed.trim()
   if (text === '') return []
   const lower = text.toLowerCase()

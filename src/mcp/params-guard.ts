@@ -78,7 +78,7 @@ const TYPE_WORDS: Record<string, string> = {
 }
 
 /** Why `message`'s params do not fit its method, in one line; undefined when they do (or it is not checked here). */
-export function paramsProblem(message: unknown, revision: string | undefined): string | undefined {
+function paramsProblem(message: unknown, revision: string | undefined): string | undefined {
   if (!isJSONRPCRequest(message as JSONRPCMessage)) return undefined
   const { method, params } = message as { method: string; params?: unknown }
   return problemOf(method, params, revision)

@@ -74,7 +74,7 @@ async function runSuite(era: Era, url: string): Promise<Map<string, Check[]>> {
   // The suite exits 1 when a scenario fails: the baseline, not its exit code, says what may.
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
   const results = new Map<string, Check[]>()
-  let entries: string[] = []
+  let entries: string[]
   try {
     entries = readdirSync(dir)
   } catch {

@@ -19,4 +19,3 @@ export const KIND_LABELS_FR: Readonly<Record<Kind, FrenchLabel>> = {
   page: { name: 'Page', plural: 'Pages' },
   tool: { name: 'Outil', plural: 'Outils' },
 }
-
