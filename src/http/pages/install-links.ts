@@ -4,7 +4,7 @@
  * `cursor://anysphere.cursor-deeplink/mcp/install?name=…&config=<the server's JSON, base64>`.
  * Built only from an absolute endpoint URL (PUBLIC_BASE_URL): an editor cannot install a relative one.
  */
-export const MCP_SERVER_NAME_IN_EDITORS = 'reference-records'
+const MCP_SERVER_NAME_IN_EDITORS = 'reference-records'
 
 export type InstallLinks = { vscode: string; cursor: string }
 
