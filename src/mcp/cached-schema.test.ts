@@ -24,7 +24,7 @@ type Json = Record<string, any>
 // A client passes the output schemas to its model on every connection: they weigh about 3 900 bytes
 // together, and may grow by a field or two, not by a copy of a shared definition.
 const MAX_OUTPUT_SCHEMA_BYTES = 4_500
-/** The whole tools/list result a client passes its model on every connection (about 7 450 bytes). */
+/** The whole tools/list result a client passes its model on every connection (about 7 800 bytes, the MCP app's `_meta` included). */
 const MAX_TOOLS_LIST_BYTES = 8_000
 
 // The keywords that constrain an instance (the MCP Inspector's list, @modelcontextprotocol/inspector 2.12).

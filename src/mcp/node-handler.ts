@@ -22,6 +22,7 @@ import type { ApiError } from '../core/errors.js'
 import type { RecordReader } from '../core/api/reader.js'
 import { ToolCallCache, cacheableCall, type RawReply } from './call-cache.js'
 import type { Fact } from '../core/records/record.js'
+import { paramsShapeProblem } from './params-guard.js'
 import { buildMcpServer } from './server.js'
 import { toolCallOutcome, toolCalled, type ToolCallObserver, type ToolCallOutcome } from './tool-calls.js'
 
@@ -42,6 +43,8 @@ const MAX_BODY_BYTES = 64 * 1024
 const JSON_RPC_SERVER_ERROR = -32000
 // JSON-RPC's "the JSON sent is not a valid Request object".
 const JSON_RPC_INVALID_REQUEST = -32600
+// JSON-RPC's "invalid method parameter(s)".
+const JSON_RPC_INVALID_PARAMS = -32602
 export const BATCH_REFUSAL =
   'Invalid Request: JSON-RPC batches are not served; send one request per POST (MCP has no batches since its 2025-06-18 revision). Each POST counts once in the quota.'
 // The URL the SDK sees. It reads only the path and headers; a request's own Host (which a client
@@ -181,6 +184,9 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     // One request per POST: a batch of a hundred searches would cost a hundred calls' work for one unit
     // of the quota. MCP has had no batches since its 2025-06-18 revision; older clients send none.
     if (Array.isArray(parsedBody)) return jsonRpcError(400, BATCH_REFUSAL, null, {}, JSON_RPC_INVALID_REQUEST)
+    // Params that are not an object: the SDK's transport refuses the whole message before any server sees it.
+    const shape = paramsShapeProblem(parsedBody, headerValue(req, 'mcp-protocol-version'))
+    if (shape !== undefined) return jsonRpcError(200, shape, idOf(parsedBody), {}, JSON_RPC_INVALID_PARAMS)
     const call = cacheableCall(parsedBody)
     const snapshot = call === undefined ? undefined : options.snapshot?.()
     if (call === undefined || snapshot === undefined) return sdkAnswer(req, body, parsedBody)
@@ -345,6 +351,11 @@ function parseJson(body: Buffer): unknown {
   } catch {
     return undefined // the SDK reads the raw body and answers its own parse error
   }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
 }
 
 function toHeaders(req: IncomingMessage): Headers {

@@ -4,10 +4,9 @@
  * first, read what it quotes, keep official rules apart, cite the record pages and their official
  * sources, and never invent a rule that no record holds.
  */
-import { completable, type McpServer } from '@modelcontextprotocol/server'
+import type { McpServer } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import type { RecordReader } from '../core/api/reader.js'
-import { completeRecordId } from './completion.js'
+import { completedArgument } from './completion.js'
 
 const METHOD = [
   'Méthode :',
@@ -22,7 +21,19 @@ const user = (text: string) => ({
   messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
 })
 
-export function registerPrompts(server: McpServer, reader: RecordReader): void {
+/**
+ * A prompt argument: a string of 1 to `max` characters. Its refusal says so in words (the SDK puts it
+ * after "Invalid arguments for prompt <name>: <argument>: "), not in zod's own terms.
+ */
+const text = (max: number, what: string) => {
+  const expects = `must be a string of 1 to ${max} characters — ${what}`
+  return z.string({ error: expects }).min(1, { error: expects }).max(max, { error: expects }).describe(what)
+}
+
+/** The prompt arguments completed with record ids (completion.ts). */
+export const PROMPT_COMPLETIONS = [completedArgument('ref/prompt', 'explain_rule_for_learner', 'rule')]
+
+export function registerPrompts(server: McpServer): void {
   server.registerPrompt(
     'answer_road_question',
     {
@@ -30,7 +41,7 @@ export function registerPrompts(server: McpServer, reader: RecordReader): void {
       description:
         'Answer a learner’s or a parent’s road-rule question from the records, citing the record pages and their official sources.',
       argsSchema: z.object({
-        question: z.string().min(1).max(1000).describe('La question, telle que posée (en français).'),
+        question: text(1000, 'La question, telle que posée (en français).'),
       }),
     },
     ({ question }) =>
@@ -46,13 +57,9 @@ export function registerPrompts(server: McpServer, reader: RecordReader): void {
       description:
         'Explain one rule to a learner preparing the driving test: simply, with an example, what the official text says and how to apply it.',
       argsSchema: z.object({
-        rule: completable(
-          z
-            .string()
-            .min(1)
-            .max(300)
-            .describe('L’identifiant d’une fiche (fait-…) ou le sujet de la règle (« priorité à droite »).'),
-          (value) => completeRecordId(reader, value),
+        rule: text(
+          300,
+          'L’identifiant d’une fiche (fait-…) ou le sujet de la règle (« priorité à droite »).',
         ),
       }),
     },

@@ -12,6 +12,7 @@ import {
   ResourceTemplate,
   type CallToolResult,
   type Resource,
+  type Transport,
 } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { RecordReader } from '../core/api/reader.js'
@@ -24,12 +25,14 @@ import {
   type SearchEnvelope,
 } from '../core/api/schemas.js'
 import { FactSchema, type Fact } from '../core/records/record.js'
+import { RECORD_CARD_TOOL_META, registerRecordCard } from './app.js'
 import { withCachedJsonSchema } from './cached-schema.js'
 import { CHATGPT_SEARCH_LIMIT, chatGptDocument, chatGptSearchResults } from './chatgpt.js'
-import { completeRecordId } from './completion.js'
+import { completedArgument, registerCompletion } from './completion.js'
 import { cacheHint, type McpContext } from './context.js'
 import { GUIDE_URI, guideMarkdown, instructions } from './guide.js'
-import { registerPrompts } from './prompts.js'
+import { guardRequestParams } from './params-guard.js'
+import { PROMPT_COMPLETIONS, registerPrompts } from './prompts.js'
 import { readRecordRef, teachingMessage } from './record-ref.js'
 import { renderCatalogue, renderRecord, renderSearch, type RenderView } from './render.js'
 
@@ -112,12 +115,23 @@ const resourceLink = (r: Fact) => ({
   ...(r.modified_at === undefined ? {} : { annotations: { lastModified: r.modified_at } }),
 })
 
+/**
+ * The SDK's server, with the request params checked before the SDK reads them (params-guard.ts): a
+ * wrongly typed argument gets Invalid params naming it, whatever the transport.
+ */
+class ReferenceRecordsMcpServer extends McpServer {
+  override async connect(transport: Transport): Promise<void> {
+    guardRequestParams(transport, () => this.server.getNegotiatedProtocolVersion())
+    await super.connect(transport)
+  }
+}
+
 function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
   const now = context.now()
   const view: RenderView = { recordPage: context.recordPage, now }
   // Every cacheable result says the same: public, kept for a share of the time since the publication.
   const hint = cacheHint(context.catalogue?.updated_at, now)
-  const server = new McpServer(
+  const server = new ReferenceRecordsMcpServer(
     { name: MCP_SERVER_NAME, version: context.version },
     {
       // The SDK announces listChanged: true unless told otherwise; this server never sends the
@@ -127,6 +141,9 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
         resources: { listChanged: false },
         prompts: { listChanged: false },
         completions: {},
+        // logging/setLevel, for the 2025 era (the 2026-07-28 revision removed it, and the SDK answers
+        // Method not found there): accepted, with nothing to filter, as this server sends no log messages.
+        logging: {},
       },
       instructions: instructions(context.catalogue),
       cacheHints: Object.fromEntries(
@@ -186,6 +203,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       inputSchema: SearchInput,
       outputSchema: SearchOutput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async (args) => {
       const page = await reader.search(args)
@@ -207,6 +225,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       inputSchema: GetInput,
       outputSchema: FactOutput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async ({ id, text_from }) => {
       const found = await resolve(id, 'get_fact')
@@ -262,6 +281,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
         'Read one record by id: text, page URL, status, verification date, official sources, attribution.',
       inputSchema: ChatGptFetchInput,
       annotations: READ_ONLY,
+      _meta: RECORD_CARD_TOOL_META,
     },
     async ({ id }) => {
       const found = await resolve(id, 'fetch')
@@ -272,10 +292,7 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
 
   // Listed by the paged resources/list handler below, not by the template's `list` callback: the
   // SDK's handler calls that callback without the request's cursor and drops its nextCursor.
-  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, {
-    list: undefined,
-    complete: { id: (value) => completeRecordId(reader, value) },
-  })
+  const recordTemplate = new ResourceTemplate(RECORD_URI_TEMPLATE, { list: undefined })
   server.registerResource(
     'record',
     recordTemplate,
@@ -305,7 +322,13 @@ function createMcpServer(reader: RecordReader, context: McpContext): McpServer {
       contents: [{ uri: uri.href, mimeType: 'text/markdown', text: guideMarkdown(context.catalogue) }],
     }),
   )
-  registerPrompts(server, reader)
+  registerRecordCard(server)
+  registerPrompts(server)
+  registerCompletion(
+    server,
+    reader,
+    new Set([...PROMPT_COMPLETIONS, completedArgument('ref/resource', RECORD_URI_TEMPLATE, 'id')]),
+  )
   // Replaces the handler the SDK installed with the first registerResource (the low-level Server lets
   // a handler be set again); resources/read and resources/templates/list stay the SDK's.
   server.server.setRequestHandler('resources/list', async (request) =>

@@ -115,6 +115,17 @@ describe('server.json and the server card', () => {
     expect(serverJson.version).toBe((await import('../../src/core/version.js')).PACKAGE_VERSION)
   })
 
+  it('serve the card also where the extension now reserves it, <streamable-http-url>/server-card, the same card', async () => {
+    const known = await server.raw('/.well-known/mcp/server-card.json')
+    const hosted = await server.raw('/mcp/server-card')
+    expect(hosted.status).toBe(200)
+    expect(hosted.text).toBe(known.text)
+    const typed = await server.raw('/mcp/server-card', {
+      headers: { accept: 'application/mcp-server-card+json' },
+    })
+    expect(typed.headers.get('content-type')).toMatch(/^application\/mcp-server-card\+json/)
+  })
+
   it('name the protocol revisions the MCP endpoint accepts, each of them', async () => {
     const { supportedProtocolVersions } = (await server.raw('/.well-known/mcp/server-card.json')).body
       .remotes[0]

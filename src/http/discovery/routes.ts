@@ -28,7 +28,7 @@ import {
 import { DCAT_MEDIA_TYPE, buildDcat } from './dcat.js'
 import { buildLlmsTxt } from './llms-txt.js'
 import { ROBOTS_PATH, buildRobotsTxt } from './robots-txt.js'
-import { SERVER_CARD_MEDIA_TYPE, buildServerCard } from './server-card.js'
+import { SERVER_CARD_MEDIA_TYPE, buildServerCard, hostedServerCardPath } from './server-card.js'
 import { buildServerJson } from './server-json.js'
 import { ApiError } from '../../core/errors.js'
 import { recordPath } from '../pages/record-view.js'
@@ -122,7 +122,7 @@ function registerServerDocuments(get: GetRoute, identity: ServerIdentity, links:
       typed: new Representation(text, SERVER_CARD_MEDIA_TYPE, typedTag),
     }
   })
-  get(DISCOVERY_PATHS.serverCard, async (req, reply) => {
+  const serveCard: Parameters<GetRoute>[1] = async (req, reply) => {
     const card = await cards()
     const typed =
       new Negotiator(req).mediaType(['application/json', SERVER_CARD_MEDIA_TYPE]) === SERVER_CARD_MEDIA_TYPE
@@ -130,7 +130,9 @@ function registerServerDocuments(get: GetRoute, identity: ServerIdentity, links:
       cacheControl: SETTLED,
       vary: 'Accept',
     })
-  })
+  }
+  get(DISCOVERY_PATHS.serverCard, serveCard)
+  if (links.mcp !== undefined) get(hostedServerCardPath(links.mcp), serveCard)
 }
 
 /** robots.txt, from the settings alone: served before the first snapshot, like server.json. */

@@ -9,6 +9,15 @@ import type { Remote, ServerIdentity } from './identity.js'
 
 /** The card schema's one accepted `$schema` (its revisions are numbered, not dated). */
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
+/**
+ * Where the extension's current text reserves the card: `GET <streamable-http-url>/server-card`
+ * (`/mcp/server-card` here), found through an AI Catalog rather than under `.well-known`, which its
+ * draft of 2026-07 keeps for site-wide documents. The card stays at `/.well-known/mcp/server-card.json`
+ * too, where the earlier drafts put it and clients already look.
+ */
+export const hostedServerCardPath = (mcpLink: string): string =>
+  `${new URL(mcpLink, 'http://localhost').pathname.replace(/\/$/, '')}/server-card`
+
 /** The card's media type, sent when a client asks for it (the extension says clients should). */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json'
 

@@ -8,6 +8,7 @@ import { KINDS, type Fact } from '../../core/records/record.js'
 import { html, type Html } from './html.js'
 import { KIND_LABELS_FR, fiches, frenchCount, frenchDate, frenchSpacing } from './labels.js'
 import { renderPage, type Site } from './layout.js'
+import { installLinks } from './install-links.js'
 import { recordPath } from './record-view.js'
 import { searchPath } from './search-params.js'
 
@@ -53,6 +54,8 @@ export function renderHomePage(site: Site, data: HomeData): string {
     mcpUrl === undefined
       ? undefined
       : JSON.stringify({ mcpServers: { 'reference-records': { type: 'http', url: mcpUrl } } }, null, 2)
+  // One-click installs need the endpoint's absolute address, known only from PUBLIC_BASE_URL.
+  const install = mcpUrl === undefined || data.publicBaseUrl === undefined ? undefined : installLinks(mcpUrl)
   const publisher =
     publishers.length === 0
       ? html`l’éditeur des fiches`
@@ -98,6 +101,7 @@ ${discovery.length === 0 ? '' : html`<li>Pour les robots et les agents : ${disco
 <li><a href="${site.base}/docs#mcp-tool-protocol-server">Serveur MCP</a> pour les agents d’IA${mcpConfig === undefined ? '' : ', à configurer ainsi :'}</li>
 </ul>
 ${mcpConfig === undefined ? '' : html`<pre tabindex="0"><code data-origin>${mcpConfig}</code></pre>`}
+${install === undefined ? '' : html`<p>Ou en un clic : <a href="${install.vscode}">installer dans VS Code</a>, <a href="${install.cursor}">installer dans Cursor</a>.</p>`}
 <p class="small">Au plus ${catalogue.limits.requests_per_minute === 0 ? 'un nombre illimité de' : frenchCount(catalogue.limits.requests_per_minute)} requêtes par minute et par client, pages de recherche et fiches comprises.</p>
 </section>
 </div>

@@ -4,22 +4,10 @@
  * verification is); only the wording is the pages'. Typed by kind, so a new kind cannot be left unnamed.
  */
 import { isOfficial } from '../../core/records/provenance.js'
-import type { Fact, Kind } from '../../core/records/record.js'
+import type { Fact } from '../../core/records/record.js'
 
-type FrenchLabel = { name: string; plural: string; note?: string }
-
-/** Each kind's name, and for those the core marks as explaining or selling, the same reminder in French. */
-export const KIND_LABELS_FR: Readonly<Record<Kind, FrenchLabel>> = {
-  fact: { name: 'Règle officielle', plural: 'Règles officielles' },
-  expertise: { name: 'Méthode', plural: 'Méthodes', note: 'pas une règle officielle' },
-  organization: { name: 'Organisation', plural: 'Organisations' },
-  offer: { name: 'Offre', plural: 'Offres', note: 'commerciale, pas une règle officielle' },
-  person: { name: 'Personne', plural: 'Personnes' },
-  article: { name: 'Article', plural: 'Articles', note: 'explication, pas une règle officielle' },
-  lesson: { name: 'Leçon', plural: 'Leçons', note: 'explication, pas une règle officielle' },
-  page: { name: 'Page', plural: 'Pages' },
-  tool: { name: 'Outil', plural: 'Outils' },
-}
+// Each kind's French name lives in the core, so the MCP app's cards say what the pages say.
+export { KIND_LABELS_FR } from '../../core/records/kind-labels.js'
 
 export const REGION_LABELS_FR: Readonly<Record<'france', string>> = { france: 'France' }
 
