@@ -2,7 +2,8 @@
  * Keeps the served snapshot in step with its source: on a change, load the whole source again,
  * validate it, build a new index and swap it in. A bad update is refused (logged) and the good
  * snapshot stays. Loads never overlap, and changes signalled while a load runs are coalesced into
- * one more load after it: a burst of change events during a long load costs one reload, not one each.
+ * one more load after it: a burst of change events during a long load costs one reload, not one each,
+ * and none when the load that ran already read what they signalled (`RecordSource.isBehind`).
  */
 import type { Log } from '../log.js'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
@@ -86,7 +87,7 @@ export function followSource(
           )
         }
       }
-    } while (pending && !stopped)
+    } while (pending && !stopped && (source.isBehind?.() ?? true))
   }
 
   const onChange = () => {
