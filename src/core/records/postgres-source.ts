@@ -16,7 +16,12 @@ import {
   PublicationWatcher,
   type WatcherTiming,
 } from './postgres/publication-watcher.js'
-import { readCurrentSnapshot, type Publication, type ReadSnapshot } from './postgres/snapshot-reader.js'
+import {
+  currentPublication,
+  readCurrentSnapshot,
+  type Publication,
+  type ReadSnapshot,
+} from './postgres/snapshot-reader.js'
 import { isUndefinedTable } from './postgres/tables.js'
 import {
   SourceUnavailableError,
@@ -120,6 +125,25 @@ export class PostgresRecordSource implements RecordSource {
    */
   isBehind(): boolean {
     return this.#latest !== undefined && this.#latest !== this.#attempted
+  }
+
+  /** The current publication's record count; undefined when nothing is published or the database does not answer. */
+  async sizeHint(): Promise<{ records: number } | undefined> {
+    try {
+      const client = await this.#checkOut()
+      let failed = false
+      try {
+        const current = await this.#withDeadline(currentPublication(client))
+        return current === undefined ? undefined : { records: current.recordCount }
+      } catch {
+        failed = true
+        return undefined
+      } finally {
+        client.release(failed)
+      }
+    } catch {
+      return undefined
+    }
   }
 
   async load(): Promise<RecordBatch> {

@@ -85,6 +85,11 @@ export interface RecordSource {
    * bytes; undefined when this source cannot be read in parts.
    */
   split?(parts: number, minPartBytes?: number): Promise<SourceSpec[] | undefined>
+  /**
+   * How large a read would be, cheaply, before it (a file's bytes, a publication's record count):
+   * small sources are built on the calling thread (buildsInProcess). Undefined when unknown.
+   */
+  sizeHint?(): Promise<{ records?: number; bytes?: number } | undefined>
   /** Told what a read made by a worker saw, as if this source had made it. */
   noteRead?(info: ReadInfo): void
   /** What the last read saw so far, even a failed one (sent back by a worker with its failure). */

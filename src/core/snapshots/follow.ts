@@ -9,13 +9,13 @@ import type { Log } from '../log.js'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import type { RecordIndex } from '../search/record-index.js'
 import type { LiveRecords } from './live-records.js'
-import { loadInWorker, type SnapshotLoader } from './load-snapshot.js'
+import { loadSnapshot, type SnapshotLoader } from './load-snapshot.js'
 
-/** Loads, validates and indexes (in a worker thread by default); throws without touching `records` when the source is bad. */
+/** Loads, validates and indexes (in worker threads unless the source is small: loadSnapshot); throws without touching `records` when the source is bad. */
 export async function loadInto(
   source: RecordSource,
   records: LiveRecords,
-  load: SnapshotLoader = loadInWorker,
+  load: SnapshotLoader = loadSnapshot,
 ): Promise<RecordIndex> {
   const index = await load(source, { serving: records.current })
   records.swap(index)
@@ -42,14 +42,14 @@ export type FollowOptions = {
   log: Log
   /** Called when an update is refused (to count it in metrics). */
   onRefused?: () => void
-  /** How a snapshot is built: in a worker thread by default. */
+  /** How a snapshot is built: loadSnapshot by default (worker threads unless the source is small). */
   load?: SnapshotLoader
 }
 
 export function followSource(
   source: RecordSource,
   records: LiveRecords,
-  { log, onRefused, load = loadInWorker }: FollowOptions,
+  { log, onRefused, load = loadSnapshot }: FollowOptions,
 ): Follower {
   let running: Promise<void> | undefined
   let pending = false
