@@ -74,6 +74,20 @@ export function startBuildThread(besideServed: boolean): Worker {
   return early
 }
 
+/**
+ * A worker thread running the module at `url`: a .js file of the package, or a .ts file of the
+ * sources, loaded through tsx as build threads are. For the threads that prepare a snapshot's
+ * documents beside its build (the sitemap: src/http/discovery/sitemap-worker.ts).
+ */
+export function startModuleThread(url: URL): Worker {
+  return url.pathname.endsWith('.js')
+    ? new Worker(url, { execArgv: [] })
+    : new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}) })`,
+        { execArgv: [], eval: true },
+      )
+}
+
 function newBuildThread(besideServed: boolean): Worker {
   const options = {
     execArgv: [],

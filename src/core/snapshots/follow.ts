@@ -18,6 +18,7 @@ export async function loadInto(
   load: SnapshotLoader = loadSnapshot,
 ): Promise<RecordIndex> {
   const index = await load(source, { serving: records.current })
+  await records.prepare(index)
   records.swap(index)
   return index
 }
@@ -60,6 +61,8 @@ export function followSource(
       pending = false
       try {
         const index = await load(source, { serving: records.current })
+        if (stopped) return
+        await records.prepare(index)
         if (stopped) return
         records.swap(index)
         log.info(

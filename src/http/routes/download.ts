@@ -22,6 +22,8 @@ const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8'
 
 export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const downloads = new SnapshotDownloads()
+  const stop = ctx.records.prepareWith((index) => downloads.prepare(index).catch(() => undefined))
+  app.addHook('onClose', async () => void stop())
   app.get(DOWNLOAD_PATH, async (req, reply) => {
     validateQuery(NoParamsSchema, parseQuery(rawQuery(req.url)))
     const index = currentSnapshot(ctx.records)
@@ -37,14 +39,14 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
       .header('x-publication-id', publicationIdOf(index))
       .header('x-records-checksum', `sha256=${await snapshotChecksum(index)}`)
     if (gzip) {
-      const { etag, body } = await downloads.gzip(index)
-      reply.header('etag', etag)
-      if (notModified(req, etag, lastModified)) return reply.code(304).send()
+      const body = await downloads.gzip(index)
+      reply.header('etag', body.etag)
+      if (notModified(req, body.etag, lastModified)) return reply.code(304).send()
       return reply
         .type(NDJSON_TYPE)
         .header('content-encoding', 'gzip')
         .header('content-length', body.length)
-        .send(body)
+        .send(body.blocks.length === 1 ? body.blocks[0] : body.stream())
     }
     const plain = downloads.plain(index)
     reply.header('etag', plain.etag)
