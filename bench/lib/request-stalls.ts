@@ -22,7 +22,7 @@ export type Stall = {
 }
 
 /** The paths requested: every endpoint a client can reach without a key, with the record `id`. */
-export const probedPaths = (id: string): { path: string; gzip?: true }[] => [
+const probedPaths = (id: string): { path: string; gzip?: true }[] => [
   { path: '/healthz' },
   { path: '/readyz' },
   { path: '/api/v1/?po_live=1' },

@@ -19,6 +19,7 @@ function setting(name: string): string | undefined {
     if (args[i] === flag) return args[i + 1] || undefined
     if (args[i]!.startsWith(`${flag}=`)) return args[i]!.slice(flag.length + 1) || undefined
   }
+  // eslint-disable-next-line no-restricted-properties -- config.ts loads zod, what this module runs before; serve.ts decides again from the settings
   return process.env[name] || undefined
 }
 

@@ -82,6 +82,9 @@ describe('SnapshotDownloads', () => {
     const large = new SnapshotDownloads({ wholeUpToBytes: 0 })
     const next = RecordIndex.build({ records: fixture.slice(1) })
     await large.prepare(next)
+    // Meanwhile a gzip request is told to take the plain body, not to wait.
+    expect(await large.gzipIfSoon(next)).toBeUndefined()
     await expect.poll(() => large.gzipReady(next)).toBeDefined()
+    expect(await large.gzipIfSoon(next)).toBe(large.gzipReady(next))
   })
 })

@@ -76,6 +76,18 @@ export class SnapshotDownloads {
     return this.#ready.get(index)
   }
 
+  /**
+   * The gzip body if it is made or is made whole (a small snapshot: compressed in one call, in
+   * milliseconds); undefined while a large one is still being compressed.
+   */
+  async gzipIfSoon(index: RecordIndex): Promise<GzipDownload | undefined> {
+    const ready = this.#ready.get(index)
+    if (ready !== undefined) return ready
+    if (this.plain(index).length <= this.#wholeUpTo) return this.gzip(index)
+    void this.gzip(index).catch(() => undefined) // started, if the preparation did not
+    return undefined
+  }
+
   /** The uncompressed body: its ETag (a hash of the snapshot's content), its length, a fresh stream. */
   plain(index: RecordIndex): PlainDownload {
     let plain = this.#plain.get(index)

@@ -109,7 +109,9 @@ export async function runPublish(args: string[], io: CliIo = processIo()): Promi
       }
       const plan = await planAgainstCurrent(client, hashesOf(snapshot))
       await write(io.stdout, `${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
-      const refusal = values['allow-removals'] ? undefined : removalRefusal(plan.diff, 'publishing', 'is the file whole?')
+      const refusal = values['allow-removals']
+        ? undefined
+        : removalRefusal(plan.diff, 'publishing', 'is the file whole?')
       if (refusal !== undefined) throw new PublishingError(refusal)
       if (values['dry-run']) return write(io.stdout, 'Dry run: nothing written.\n')
       if (plan.current !== undefined && isEmptyDiff(plan.diff)) {

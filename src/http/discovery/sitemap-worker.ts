@@ -10,7 +10,7 @@ import type { SitemapColumns } from '../../core/search/record-index.js'
 import { sitemapsFromColumns } from './sitemap.js'
 
 export type SitemapRequest = { base: string; columns: SitemapColumns }
-export type SitemapFile = { bytes: Uint8Array; etag: string }
+type SitemapFile = { bytes: Uint8Array; etag: string }
 export type SitemapReply =
   { ok: true; root: SitemapFile; parts: SitemapFile[] } | { ok: false; message: string }
 
