@@ -1,7 +1,9 @@
 /** `reference-records serve`: every setting is an environment variable and a flag of the same name. */
 import { SETTING_NAMES, SettingsSchema, flagName, loadConfig, processEnv, type Config } from '../config.js'
+import { stat } from 'node:fs/promises'
 import {
   buildThreads,
+  buildsInProcess,
   prestartBuildThreads,
   releasePrestartedBuildThreads,
 } from '../core/snapshots/build-thread.js'
@@ -91,8 +93,15 @@ export async function runServe(args: string[]): Promise<number> {
   }
   // A records file is built at once, on every core: its build threads (started by early-build-threads.ts
   // when the CLI runs `serve`) load while the service's modules do. PostgreSQL's first read waits for
-  // a connection and a publication: no thread waits for it.
-  if (config.records.databaseUrl === undefined) prestartBuildThreads(buildThreads())
+  // a connection and a publication, and a small file is built in process: no thread waits for them.
+  const fileBytes =
+    config.records.databaseUrl === undefined
+      ? await stat(config.records.file).then(
+          (s) => s.size,
+          () => undefined,
+        )
+      : undefined
+  if (fileBytes !== undefined && !buildsInProcess({ bytes: fileBytes })) prestartBuildThreads(buildThreads())
   else releasePrestartedBuildThreads()
   const { startServer } = await import('../service/service.js')
   try {

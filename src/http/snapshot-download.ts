@@ -1,56 +1,102 @@
 /**
  * The whole served snapshot as NDJSON: one record per line, each line the record's JSON exactly as
- * the API serves it, in listing order. The plain body is streamed from the snapshot's own
- * pre-serialised records (no copy kept: it costs no memory beyond the snapshot). The gzip body is
- * compressed once per snapshot, on the first request that asks for it, off the event loop (zlib's
- * thread pool), and kept with the snapshot: its memory is the compressed size (about a fifth of the
- * NDJSON; see docs/operations.md), freed when the snapshot is replaced and no download reads it.
+ * the API serves it, in listing order. Both bodies are made ready with the snapshot, before it is
+ * served (LiveRecords.prepareWith), so no request builds one:
+ *
+ * - the plain body is streamed from the snapshot's own record bytes, copied chunk by chunk into a
+ *   buffer (RecordIndex.copyListing: no object per record, no copy kept); its length and ETag come
+ *   from the snapshot's columns and version;
+ * - the gzip body is compressed once per snapshot on zlib's threads, off the serving thread, and kept
+ *   with the snapshot as blocks of a few MiB (about a fifth of the NDJSON; see docs/operations.md),
+ *   freed when the snapshot is replaced and no download reads it. A small snapshot's is finished
+ *   before the snapshot is served; a large one's is started then (at 100 000 records it takes
+ *   seconds of zlib's time), and a gzip request that comes before it is done waits for it.
  */
+import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { createGzip } from 'node:zlib'
+import { promisify } from 'node:util'
+import { createGzip, gzip as gzipCallback } from 'node:zlib'
 import { strongEtag } from '../core/etag.js'
 import type { RecordIndex } from '../core/search/record-index.js'
+import { IN_PROCESS_MAX } from '../core/snapshots/build-thread.js'
 
-/** Bytes gathered per chunk of the streamed body: large enough to keep writes few. */
-const CHUNK_BYTES = 64 * 1024
+/** Bytes copied per chunk of the plain body: large enough to keep writes few, small enough to copy in a fraction of a millisecond. */
+const CHUNK_BYTES = 256 * 1024
+/** The gzip body is kept in blocks of about this size: one copy of a whole large body would stall the serving thread. */
+const BLOCK_BYTES = 8 * 1024 * 1024
 
-const NEWLINE = Buffer.from('\n')
-
-/** The plain body's lines, gathered into chunks of about CHUNK_BYTES. */
-function* ndjsonChunks(index: RecordIndex): Generator<Buffer> {
-  let parts: Buffer[] = []
-  let size = 0
-  for (const entry of index.inListingOrder()) {
-    parts.push(entry.bytes, NEWLINE)
-    size += entry.bytes.length + 1
-    if (size >= CHUNK_BYTES) {
-      yield Buffer.concat(parts, size)
-      parts = []
-      size = 0
-    }
-  }
-  if (size > 0) yield Buffer.concat(parts, size)
-}
+const gzipAsync = promisify(gzipCallback)
 
 export type PlainDownload = { etag: string; length: number; stream(): Readable }
-export type GzipDownload = { etag: string; body: Buffer }
+export type GzipDownload = { etag: string; length: number; blocks: readonly Buffer[]; stream(): Readable }
+
+/** The snapshot's NDJSON, chunk by chunk, copied from its records as the socket asks for more. */
+function ndjsonStream(index: RecordIndex, chunkBytes = CHUNK_BYTES): Readable {
+  const size = Math.max(chunkBytes, index.longestRecord + 1)
+  let position = 0
+  return new Readable({
+    highWaterMark: size,
+    read() {
+      if (position >= index.size) return void this.push(null)
+      const chunk = Buffer.allocUnsafe(size)
+      const { next, bytes } = index.copyListing(position, chunk)
+      position = next
+      this.push(chunk.subarray(0, bytes))
+    },
+  })
+}
+
+/** `wholeUpToBytes`: the largest body compressed in one call (else streamed); `chunkBytes`: the plain body's chunks. Tests lower both. */
+export type DownloadOptions = { wholeUpToBytes?: number; chunkBytes?: number }
 
 export class SnapshotDownloads {
+  readonly #wholeUpTo: number
+  readonly #chunkBytes: number
+  constructor({ wholeUpToBytes = IN_PROCESS_MAX.bytes, chunkBytes = CHUNK_BYTES }: DownloadOptions = {}) {
+    this.#wholeUpTo = wholeUpToBytes
+    this.#chunkBytes = chunkBytes
+  }
+
   readonly #plain = new WeakMap<RecordIndex, PlainDownload>()
   readonly #gzip = new WeakMap<RecordIndex, Promise<GzipDownload>>()
+  readonly #ready = new WeakMap<RecordIndex, GzipDownload>()
+
+  /**
+   * Makes `index`'s bodies ready: the plain body's length, and its gzip body, finished before this
+   * resolves for a small snapshot, started for a large one.
+   */
+  async prepare(index: RecordIndex): Promise<void> {
+    const { length } = this.plain(index)
+    const gzip = this.gzip(index)
+    if (length <= this.#wholeUpTo) await gzip
+  }
+
+  /** The gzip body if it is made (undefined before): what a prepared snapshot holds. */
+  gzipReady(index: RecordIndex): GzipDownload | undefined {
+    return this.#ready.get(index)
+  }
+
+  /**
+   * The gzip body if it is made or is made whole (a small snapshot: compressed in one call, in
+   * milliseconds); undefined while a large one is still being compressed.
+   */
+  async gzipIfSoon(index: RecordIndex): Promise<GzipDownload | undefined> {
+    const ready = this.#ready.get(index)
+    if (ready !== undefined) return ready
+    if (this.plain(index).length <= this.#wholeUpTo) return this.gzip(index)
+    void this.gzip(index).catch(() => undefined) // started, if the preparation did not
+    return undefined
+  }
 
   /** The uncompressed body: its ETag (a hash of the snapshot's content), its length, a fresh stream. */
   plain(index: RecordIndex): PlainDownload {
     let plain = this.#plain.get(index)
     if (plain === undefined) {
-      let length = 0
-      for (const entry of index.inListingOrder()) length += entry.bytes.length + 1
       // The snapshot's version hashes exactly these lines (each record's JSON and "\n", in listing order).
       plain = {
         etag: strongEtag(`ndjson|${index.version}`),
-        length,
-        stream: () => Readable.from(ndjsonChunks(index), { objectMode: false }),
+        length: index.ndjsonBytes,
+        stream: () => ndjsonStream(index, this.#chunkBytes),
       }
       this.#plain.set(index, plain)
     }
@@ -61,7 +107,14 @@ export class SnapshotDownloads {
   gzip(index: RecordIndex): Promise<GzipDownload> {
     let gzip = this.#gzip.get(index)
     if (gzip === undefined) {
-      gzip = compress(index)
+      gzip = (
+        this.plain(index).length <= this.#wholeUpTo
+          ? compressWhole(index)
+          : compressStreamed(ndjsonStream(index, this.#chunkBytes))
+      ).then((made) => {
+        this.#ready.set(index, made)
+        return made
+      })
       this.#gzip.set(index, gzip)
       gzip.catch(() => this.#gzip.delete(index)) // a failure is not remembered: the next request tries again
     }
@@ -69,15 +122,38 @@ export class SnapshotDownloads {
   }
 }
 
-async function compress(index: RecordIndex): Promise<GzipDownload> {
-  const parts: Buffer[] = []
-  await pipeline(
-    Readable.from(ndjsonChunks(index), { objectMode: false }),
-    createGzip(),
-    async (compressed: AsyncIterable<Buffer>) => {
-      for await (const part of compressed) parts.push(part)
-    },
-  )
-  const body = Buffer.concat(parts)
-  return { body, etag: strongEtag(body) }
+const gzipDownload = (blocks: Buffer[], etag: string): GzipDownload => ({
+  etag,
+  length: blocks.reduce((n, b) => n + b.length, 0),
+  blocks,
+  stream: () => Readable.from(blocks, { objectMode: false }),
+})
+
+/** A small snapshot: its NDJSON in one buffer, compressed in one call on zlib's threads. */
+async function compressWhole(index: RecordIndex): Promise<GzipDownload> {
+  const ndjson = Buffer.allocUnsafe(index.ndjsonBytes)
+  index.copyListing(0, ndjson)
+  const body = await gzipAsync(ndjson)
+  return gzipDownload([body], strongEtag(body))
+}
+
+/** A large snapshot: streamed through zlib, the compressed bytes hashed and gathered into blocks as they come. */
+async function compressStreamed(ndjson: Readable): Promise<GzipDownload> {
+  const hash = createHash('sha256')
+  const blocks: Buffer[] = []
+  let pending: Buffer[] = []
+  let pendingBytes = 0
+  const flush = () => {
+    if (pendingBytes > 0) blocks.push(Buffer.concat(pending, pendingBytes))
+    pending = []
+    pendingBytes = 0
+  }
+  const compressed = ndjson.pipe(createGzip({ chunkSize: 256 * 1024 }))
+  for await (const chunk of compressed as AsyncIterable<Buffer>) {
+    hash.update(chunk)
+    pending.push(chunk)
+    if ((pendingBytes += chunk.length) >= BLOCK_BYTES) flush()
+  }
+  flush()
+  return gzipDownload(blocks, `"${hash.digest('base64url').slice(0, 27)}"`)
 }

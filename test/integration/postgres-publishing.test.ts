@@ -23,6 +23,9 @@ import { currentPublication } from '../../src/core/records/postgres/snapshot-rea
 import { PostgresRecordSource } from '../../src/core/records/postgres-source.js'
 import type { Fact } from '../../src/core/records/record.js'
 import { RecordIndex } from '../../src/core/search/record-index.js'
+import { followSource } from '../../src/core/snapshots/follow.js'
+import { LiveRecords } from '../../src/core/snapshots/live-records.js'
+import { loadInWorker } from '../../src/core/snapshots/load-snapshot.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
 import {
   connect,
@@ -50,10 +53,14 @@ describe.runIf(available)('publishing to PostgreSQL', () => {
     await client.end()
     await schema.drop()
   })
-  const source = () => {
+  const source = (checkEveryMs?: number) => {
     const s = new PostgresRecordSource(schema.url, {
       log: silentLog,
-      timing: { firstBackoffMs: 20, maxBackoffMs: 100 },
+      timing: {
+        firstBackoffMs: 20,
+        maxBackoffMs: 100,
+        ...(checkEveryMs === undefined ? {} : { checkEveryMs }),
+      },
     })
     sources.push(s)
     return s
@@ -251,5 +258,31 @@ describe.runIf(available)('publishing to PostgreSQL', () => {
     await publishRecords(schema.url, fixture)
     await expect.poll(() => changes).toBe(1)
     expect((await s.load()).records).toHaveLength(fixture.length)
+  })
+
+  it('loads a publication once, though checks during its load in a worker see it again (issue 43)', async () => {
+    // Checked every 10 ms, a load in a worker (a quarter of a second to start the thread alone)
+    // sees the same publication checked many times: before, the follower queued a second load of it.
+    const s = source(10)
+    const records = new LiveRecords()
+    let swaps = 0
+    records.onSwap(() => swaps++)
+    const follower = followSource(s, records, { log: silentLog, load: loadInWorker })
+    try {
+      await publishRecords(schema.url, fixture)
+      await expect.poll(() => swaps, { timeout: 30_000 }).toBe(1)
+      await follower.settled()
+      await new Promise((r) => setTimeout(r, 100)) // more checks, all of the publication loaded
+      await follower.settled()
+      expect(swaps).toBe(1)
+      await publishRecords(schema.url, retitled(fixture, fixture[0]!.id, 'Retitré'))
+      await expect
+        .poll(() => records.current?.get(fixture[0]!.id)?.record.title, { timeout: 30_000 })
+        .toBe('Retitré')
+      await follower.settled()
+      expect(swaps).toBe(2)
+    } finally {
+      await follower.stop()
+    }
   })
 })

@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runPublish } from '../../src/cli/commands/publish.js'
+import { runRollback } from '../../src/cli/commands/rollback.js'
+import { currentPublication } from '../../src/core/records/postgres/snapshot-reader.js'
 import type { Fact } from '../../src/core/records/record.js'
-import { createTestSchema, postgresAvailable, type TestSchema } from '../support/postgres.js'
+import { connect, createTestSchema, postgresAvailable, type TestSchema } from '../support/postgres.js'
 import { REFUSED_RECORDS } from '../support/refused-records.js'
 import { temporaryFiles } from '../support/temporary-files.js'
 import { SMALL_FIXTURE } from '../support/test-server.js'
@@ -28,10 +30,20 @@ function collected(): { stream: PassThrough; text: () => string } {
 
 describe.runIf(available)('reference-records publish refuses rather than alters', () => {
   let schema: TestSchema
-  const publish = async (...args: string[]) => {
+  const publish = (...args: string[]) => run(runPublish, args)
+  const rollback = (...args: string[]) => run(runRollback, args)
+  const current = async () => {
+    const client = await connect(schema.url)
+    try {
+      return await currentPublication(client)
+    } finally {
+      await client.end()
+    }
+  }
+  const run = async (command: typeof runPublish, args: string[]) => {
     const stdout = collected()
     const stderr = collected()
-    const code = await runPublish(args, {
+    const code = await command(args, {
       stdout: stdout.stream,
       stderr: stderr.stream,
       stderrIsTTY: false,
@@ -92,5 +104,27 @@ describe.runIf(available)('reference-records publish refuses rather than alters'
     const result = await publish(oneLess)
     expect(result).toMatchObject({ code: 0, stderr: '' })
     expect(result.stdout).toMatch(/Published snapshot/)
+  })
+
+  it('a rollback that removes as much, with the same guard (issue 43)', async () => {
+    expect(await publish(write(`${lines.slice(0, 2).join('\n')}\n`), '--allow-removals')).toMatchObject({
+      code: 0,
+    })
+    const small = (await current())!.snapshotId
+    expect(await publish(write(`${lines.join('\n')}\n`))).toMatchObject({ code: 0 })
+    const whole = await current()
+    for (const args of [[String(small)], [String(small), '--dry-run']]) {
+      const refused = await rollback(...args)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain(
+        `rolling back to snapshot ${small} would remove ${fixture.length - 2} of the ${fixture.length} current records`,
+      )
+      expect(refused.stderr).toMatch(/--allow-removals.*Nothing was published\.\n$/s)
+    }
+    expect((await current())!.publicationId).toBe(whole!.publicationId)
+    const allowed = await rollback(String(small), '--allow-removals')
+    expect(allowed).toMatchObject({ code: 0, stderr: '' })
+    expect(allowed.stdout).toMatch(new RegExp(`Snapshot ${small} is current again`))
+    expect((await current())!.snapshotId).toBe(small)
   })
 })

@@ -3,7 +3,7 @@
  * the current snapshot, then stores it as a new snapshot, current at once, and notifies the replicas.
  */
 import { FileRecordSource } from '../../core/records/file-source.js'
-import { isEmptyDiff, type SnapshotDiff } from '../../core/records/postgres/diff.js'
+import { isEmptyDiff } from '../../core/records/postgres/diff.js'
 import { SCHEMA_VERSION, appliedVersion, migrate } from '../../core/records/postgres/migrations.js'
 import {
   DEFAULT_KEEP_SNAPSHOTS,
@@ -25,25 +25,8 @@ import {
 } from './database.js'
 import { UsageError } from './exit-codes.js'
 import { commandProgress } from './progress.js'
+import { MAX_REMOVED_SHARE, removalRefusal } from './removal-guard.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
-
-/**
- * The share of the current records a publication may remove without --allow-removals. A records
- * file cut at a line boundary (a copy interrupted, a disk full) is valid NDJSON with fewer records:
- * without this bound it would publish, and every replica would drop the missing records.
- */
-export const MAX_REMOVED_SHARE = 0.1
-
-/** Why publishing `diff` needs --allow-removals; undefined when it removes no more than the share allowed. */
-function removalRefusal(diff: SnapshotDiff): string | undefined {
-  const current = diff.removed.length + diff.changed.length + diff.unchanged
-  const removed = diff.removed.length
-  if (removed === 0 || removed <= MAX_REMOVED_SHARE * current) return undefined
-  return (
-    `publishing would remove ${removed} of the ${current} current records (${Math.round((100 * removed) / current)} %, ` +
-    `more than ${Math.round(MAX_REMOVED_SHARE * 100)} %); is the file whole? Give --allow-removals if these removals are meant. Nothing was published.`
-  )
-}
 
 export const PUBLISH_USAGE = `Usage: reference-records publish FILE [options]
 
@@ -130,7 +113,9 @@ export async function runPublish(args: string[], io: CliIo = processIo()): Promi
       progress.step('comparing with the current snapshot')
       const plan = await planAgainstCurrent(client, hashesOf(snapshot))
       await say(`${describeCurrent(plan.current)}\n${formatDiff(plan.diff)}\n`)
-      const refusal = values['allow-removals'] ? undefined : removalRefusal(plan.diff)
+      const refusal = values['allow-removals']
+        ? undefined
+        : removalRefusal(plan.diff, 'publishing', 'is the file whole?')
       if (refusal !== undefined) throw new PublishingError(refusal)
       if (values['dry-run']) return say('Dry run: nothing written.\n')
       if (plan.current !== undefined && isEmptyDiff(plan.diff)) {

@@ -18,16 +18,20 @@ import {
 } from './database.js'
 import { UsageError } from './exit-codes.js'
 import { commandProgress } from './progress.js'
+import { MAX_REMOVED_SHARE, removalRefusal } from './removal-guard.js'
 import { describeCurrent, describePublication, formatDiff } from './publication-report.js'
 
 export const ROLLBACK_USAGE = `Usage: reference-records rollback ID [options]
 
 Makes snapshot ID (see "reference-records snapshots") current again, and notifies every replica.
-It prints the changes first. The rollback is a new publication: the history keeps every snapshot
+It prints the changes first; like "publish", it refuses to remove more than ${Math.round(MAX_REMOVED_SHARE * 100)} % of the current
+records unless --allow-removals is given. The rollback is a new publication: the history keeps every snapshot
 and every publication, and a later "publish" or "rollback" moves on from it.
 
 Options:
   --dry-run           Print the changes; write nothing
+  --allow-removals    Roll back even when more than ${Math.round(MAX_REMOVED_SHARE * 100)} % of the current records would be removed
+                      (the same guard as "publish")
   --note TEXT         Why, kept with the publication
 ${DATABASE_HELP}
 
@@ -49,6 +53,7 @@ export async function runRollback(args: string[], io: CliIo = processIo()): Prom
   return runClientCommand('rollback', io, async () => {
     const { values, positionals } = parseDatabaseCommand(args, {
       'dry-run': { type: 'boolean' },
+      'allow-removals': { type: 'boolean' },
       note: { type: 'string' },
     })
     if (values.help) return write(io.stdout, ROLLBACK_USAGE)
@@ -70,6 +75,10 @@ export async function runRollback(args: string[], io: CliIo = processIo()): Prom
         current === undefined ? new Map<string, string>() : await snapshotHashes(client, current.snapshotId)
       const plan = { current, diff: diffSnapshots(before, await snapshotHashes(client, id)) }
       await say(`${describeCurrent(current)}\nRolling back to snapshot ${id}.\n${formatDiff(plan.diff)}\n`)
+      const refusal = values['allow-removals']
+        ? undefined
+        : removalRefusal(plan.diff, `rolling back to snapshot ${id}`, `is snapshot ${id} the one meant?`)
+      if (refusal !== undefined) throw new PublishingError(refusal)
       if (values['dry-run']) return say('Dry run: nothing written.\n')
       progress.step(`making snapshot ${id} current`)
       await say(`${describePublication(await rollbackTo(client, id, plan, { note }))}\n`)

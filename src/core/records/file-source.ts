@@ -99,6 +99,15 @@ export class FileRecordSource implements RecordSource {
     }
   }
 
+  /** The file's size (a part's, for a part); undefined when it cannot be read (`read` says why). */
+  async sizeHint(): Promise<{ bytes: number } | undefined> {
+    if (this.#range !== undefined) return { bytes: this.#range.end - this.#range.start }
+    return stat(this.path).then(
+      (s) => ({ bytes: s.size }),
+      () => undefined,
+    )
+  }
+
   /** Told what a read made elsewhere (a worker) saw, as if this source had read it. */
   noteRead(info: ReadInfo): void {
     if (info.version !== undefined) this.#loadedVersion = info.version

@@ -16,7 +16,12 @@ import {
   PublicationWatcher,
   type WatcherTiming,
 } from './postgres/publication-watcher.js'
-import { readCurrentSnapshot, type Publication, type ReadSnapshot } from './postgres/snapshot-reader.js'
+import {
+  currentPublication,
+  readCurrentSnapshot,
+  type Publication,
+  type ReadSnapshot,
+} from './postgres/snapshot-reader.js'
 import { isUndefinedTable } from './postgres/tables.js'
 import {
   SourceUnavailableError,
@@ -51,6 +56,8 @@ export class PostgresRecordSource implements RecordSource {
   #attempted: number | undefined
   /** The publication being read now: a check during a long read must not queue the same load again. */
   #reading: number | undefined
+  /** The current publication, as the last check saw it. */
+  #latest: number | undefined
 
   readonly #url: string
   readonly #applicationName: string
@@ -71,6 +78,7 @@ export class PostgresRecordSource implements RecordSource {
       origin: this.origin,
       timing: { ...DEFAULT_WATCHER_TIMING, ...options.timing },
       onCurrent: (id) => {
+        this.#latest = id
         if (id !== undefined && id !== this.#attempted && id !== this.#reading) this.#onChange?.()
       },
       onConnection: (connected) => {
@@ -107,6 +115,35 @@ export class PostgresRecordSource implements RecordSource {
 
   partialRead(): ReadInfo {
     return { publication: this.#attempted }
+  }
+
+  /**
+   * Whether the current publication (as last checked) is one not yet loaded or refused. A read in a
+   * worker is not seen here until it ends, so a check during it (the periodic one, when a load of
+   * 100 000 records outlasts its period) signals the publication being loaded once more: this is
+   * what keeps that signal from loading it a second time.
+   */
+  isBehind(): boolean {
+    return this.#latest !== undefined && this.#latest !== this.#attempted
+  }
+
+  /** The current publication's record count; undefined when nothing is published or the database does not answer. */
+  async sizeHint(): Promise<{ records: number } | undefined> {
+    try {
+      const client = await this.#checkOut()
+      let failed = false
+      try {
+        const current = await this.#withDeadline(currentPublication(client))
+        return current === undefined ? undefined : { records: current.recordCount }
+      } catch {
+        failed = true
+        return undefined
+      } finally {
+        client.release(failed)
+      }
+    } catch {
+      return undefined
+    }
   }
 
   async load(): Promise<RecordBatch> {

@@ -85,10 +85,23 @@ export interface RecordSource {
    * bytes; undefined when this source cannot be read in parts.
    */
   split?(parts: number, minPartBytes?: number): Promise<SourceSpec[] | undefined>
+  /**
+   * How large a read would be, cheaply, before it (a file's bytes, a publication's record count):
+   * small sources are built on the calling thread (buildsInProcess). Undefined when unknown.
+   */
+  sizeHint?(): Promise<{ records?: number; bytes?: number } | undefined>
   /** Told what a read made by a worker saw, as if this source had made it. */
   noteRead?(info: ReadInfo): void
   /** What the last read saw so far, even a failed one (sent back by a worker with its failure). */
   partialRead?(): ReadInfo
+  /**
+   * Whether the source has records that were neither loaded nor refused yet, as far as it knows;
+   * asked before a load that a change signalled during another load queued. A source whose
+   * signals can repeat for one change (PostgreSQL's checks, during a load longer than their
+   * period) says false once that change is loaded, and a repeated signal costs no second load.
+   * A source without it is always loaded again.
+   */
+  isBehind?(): boolean
   /**
    * Calls `onChange` when the source may have new records (the caller reloads and swaps).
    * Returns a function that stops watching.

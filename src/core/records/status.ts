@@ -90,9 +90,12 @@ export function needsReverification(record: Pick<Fact, 'kind' | 'verified_at'>, 
   if (record.kind !== 'fact' || record.verified_at === undefined) return false
   const verified = parseDate(record.verified_at)
   if (Number.isNaN(verified)) return false
-  const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - REVERIFY_AFTER_MONTHS, now.getUTCDate())
-  return verified < limit
+  return verified < reverifyLimit(now)
 }
+
+/** The instant before which a verification is too old on `now` (needsReverification). */
+export const reverifyLimit = (now: Date): number =>
+  Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - REVERIFY_AFTER_MONTHS, now.getUTCDate())
 
 /**
  * A record's verification age as the API's `Verification-Age` header field says it: whole days

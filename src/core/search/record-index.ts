@@ -24,8 +24,15 @@ import type { Ranking } from './match.js'
 import { ID_PREFIXES, SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
 import { previousRecords, type PreviousRecords } from './previous-records.js'
 import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
+import { lastChangeText } from '../records/last-change.js'
 import { TextIndex } from './text-index.js'
 import { fold, queryTokens } from './tokenize.js'
+
+/** What a sitemap is made from: each document's id and last change (RecordIndex.sitemapColumns). */
+export type SitemapColumns = Pick<
+  SnapshotData,
+  'count' | 'idPrefix' | 'idHigh' | 'idLow' | 'lastChange' | 'lastChangeDate'
+>
 
 /** One record of a snapshot: its bytes as served and its ETag; its object parsed on first use. */
 export class IndexedRecord {
@@ -375,6 +382,68 @@ export class RecordIndex {
     const out: IndexedRecord[] = []
     for (let i = offset; i < Math.min(order.length, offset + count); i++) out.push(this.entry(order[i]!))
     return out
+  }
+
+  /** When record `doc` last changed, as the sitemap writes it (last-change.ts); undefined when it says no date. */
+  lastChangeOf(doc: number): string | undefined {
+    return lastChangeText({ time: this.#data.lastChange[doc]!, date: this.#data.lastChangeDate[doc]! })
+  }
+
+  /**
+   * The columns a sitemap is made from, in shared memory: another thread reads them in place
+   * (sitemap-worker.ts), so the serving thread neither builds the sitemap nor copies them.
+   */
+  get sitemapColumns(): SitemapColumns {
+    const { count, idPrefix, idHigh, idLow, lastChange, lastChangeDate } = this.#data
+    return { count, idPrefix, idHigh, idLow, lastChange, lastChangeDate }
+  }
+
+  /** Each official rule's verified_at in ms, by document; NaN for another kind or no date. Read-only. */
+  get verifiedTimes(): Float64Array {
+    return this.#data.verifiedAt
+  }
+
+  #ndjsonBytes: number | undefined
+  /** Bytes of the snapshot as NDJSON: every record's JSON and a newline (the download's length). */
+  get ndjsonBytes(): number {
+    if (this.#ndjsonBytes === undefined) {
+      let n = this.#data.count
+      for (const length of this.#data.recordLength) n += length
+      this.#ndjsonBytes = n
+    }
+    return this.#ndjsonBytes
+  }
+
+  /**
+   * Copies records in listing order, each followed by a newline, from listing position `from` into
+   * `target`, as many as fit whole (at least one: `target` must hold the first); returns the next
+   * position and the bytes written. The download is streamed so, chunk by chunk, with one copy of
+   * bytes and no object per record.
+   */
+  copyListing(from: number, target: Buffer): { next: number; bytes: number } {
+    const { order, recordArena, recordStart, recordLength } = this.#data
+    let at = 0
+    let position = from
+    for (; position < order.length; position++) {
+      const doc = order[position]!
+      const length = recordLength[doc]!
+      if (at + length + 1 > target.length && at > 0) break
+      const arena = this.#arenas[recordArena[doc]!]
+      if (arena === undefined)
+        throw new Error(`snapshot: record ${doc} is held by the previous snapshot, which was not given`)
+      const start = recordStart[doc]!
+      arena.copy(target, at, start, start + length)
+      target[at + length] = 0x0a
+      at += length + 1
+    }
+    return { next: position, bytes: at }
+  }
+
+  /** The length of the longest record, in bytes (a download chunk holds at least one). */
+  get longestRecord(): number {
+    let longest = 0
+    for (const length of this.#data.recordLength) if (length > longest) longest = length
+    return longest
   }
 
   /** Every record in listing order, one at a time (the whole-snapshot download). */

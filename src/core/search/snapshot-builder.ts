@@ -8,6 +8,7 @@ import { createHash, hash } from 'node:crypto'
 import { KINDS, type Fact, type Kind } from '../records/record.js'
 import { canonicalBytes, isCanonicalJson } from '../records/json-text.js'
 import type { RecordText, SnapshotInfo } from '../records/source.js'
+import { dateTime, encodeLastChange } from '../records/last-change.js'
 import { RecordValidator, type CheckedRecord, type ValidationProblems } from '../records/validate.js'
 import { Growable, pageBacked } from './growable.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
@@ -204,6 +205,12 @@ export class SnapshotBuilder {
     const [urlHigh, urlLow] = urlKey(record.url)
     columns.urlHigh.push(urlHigh)
     columns.urlLow.push(urlLow)
+    const changed = encodeLastChange(record)
+    columns.lastChange.push(changed.time)
+    columns.lastChangeDate.push(changed.date)
+    columns.verifiedAt.push(
+      record.kind === 'fact' && record.verified_at !== undefined ? dateTime(record.verified_at) : NaN,
+    )
     // "line 7", "record 3", "row 12": one kind of place per source, a number per record.
     const space = where.lastIndexOf(' ')
     if (doc === 0) this.#placeKind = where.slice(0, space)

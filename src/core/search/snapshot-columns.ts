@@ -49,6 +49,14 @@ export const COLUMNS = {
   /** A 64-bit hash of its url, in two halves. */
   urlHigh: { type: 'u32', made: 'record' },
   urlLow: { type: 'u32', made: 'record' },
+  /**
+   * When it last changed (last-change.ts): the instant in ms (NaN: no date), and YYYYMMDD when that
+   * is a calendar date (0 otherwise). The sitemap is made from these and its id, in another thread.
+   */
+  lastChange: { type: 'f64', made: 'record', shared: true },
+  lastChangeDate: { type: 'u32', made: 'record', shared: true },
+  /** An official rule's verified_at in ms (NaN: another kind, or no date): the catalogue counts those to re-verify. */
+  verifiedAt: { type: 'f64', made: 'record' },
   /** Where it came from ("line 7"): the number, for the build's duplicate-id messages. */
   place: { type: 'u32', made: 'record', buildOnly: true },
   /** Its position in id order. */

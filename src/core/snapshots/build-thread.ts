@@ -30,6 +30,23 @@ export function buildThreads(
   return Math.max(1, beside ? cores - 1 : cores)
 }
 
+/**
+ * What a source says of its size before a load (RecordSource.sizeHint): its records, or its bytes.
+ * Up to IN_PROCESS_MAX of either, a snapshot is built on the calling thread: a worker's start (the
+ * thread, then its modules: 0.3 s on a quiet machine, over a second on a busy one) costs more than
+ * the whole build, and the build stalls the serving thread briefly. Measured with
+ * bench/build-crossover.ts (docs/scale.md, "Small snapshots"): the sample's 264 records build in
+ * process in about a tenth of the time a worker takes.
+ */
+export type SizeHint = { records?: number; bytes?: number }
+export const IN_PROCESS_MAX = { records: 1_000, bytes: 2 * 1024 * 1024 } as const
+
+/** Whether a source of this size is built on the calling thread rather than in workers. */
+export function buildsInProcess(size: SizeHint | undefined): boolean {
+  if (size?.records !== undefined) return size.records <= IN_PROCESS_MAX.records
+  return size?.bytes !== undefined && size.bytes <= IN_PROCESS_MAX.bytes
+}
+
 /** First build threads started ahead of time (prestartBuildThreads), until they are taken. */
 const prestarted: Worker[] = []
 
@@ -55,6 +72,20 @@ export function startBuildThread(besideServed: boolean): Worker {
   if (early === undefined) return newBuildThread(besideServed)
   early.ref()
   return early
+}
+
+/**
+ * A worker thread running the module at `url`: a .js file of the package, or a .ts file of the
+ * sources, loaded through tsx as build threads are. For the threads that prepare a snapshot's
+ * documents beside its build (the sitemap: src/http/discovery/sitemap-worker.ts).
+ */
+export function startModuleThread(url: URL): Worker {
+  return url.pathname.endsWith('.js')
+    ? new Worker(url, { execArgv: [] })
+    : new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}) })`,
+        { execArgv: [], eval: true },
+      )
 }
 
 function newBuildThread(besideServed: boolean): Worker {

@@ -2,21 +2,23 @@
  * Keeps the served snapshot in step with its source: on a change, load the whole source again,
  * validate it, build a new index and swap it in. A bad update is refused (logged) and the good
  * snapshot stays. Loads never overlap, and changes signalled while a load runs are coalesced into
- * one more load after it: a burst of change events during a long load costs one reload, not one each.
+ * one more load after it: a burst of change events during a long load costs one reload, not one each,
+ * and none when the load that ran already read what they signalled (`RecordSource.isBehind`).
  */
 import type { Log } from '../log.js'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import type { RecordIndex } from '../search/record-index.js'
 import type { LiveRecords } from './live-records.js'
-import { loadInWorker, type SnapshotLoader } from './load-snapshot.js'
+import { loadSnapshot, type SnapshotLoader } from './load-snapshot.js'
 
-/** Loads, validates and indexes (in a worker thread by default); throws without touching `records` when the source is bad. */
+/** Loads, validates and indexes (in worker threads unless the source is small: loadSnapshot); throws without touching `records` when the source is bad. */
 export async function loadInto(
   source: RecordSource,
   records: LiveRecords,
-  load: SnapshotLoader = loadInWorker,
+  load: SnapshotLoader = loadSnapshot,
 ): Promise<RecordIndex> {
   const index = await load(source, { serving: records.current })
+  await records.prepare(index)
   records.swap(index)
   return index
 }
@@ -41,14 +43,14 @@ export type FollowOptions = {
   log: Log
   /** Called when an update is refused (to count it in metrics). */
   onRefused?: () => void
-  /** How a snapshot is built: in a worker thread by default. */
+  /** How a snapshot is built: loadSnapshot by default (worker threads unless the source is small). */
   load?: SnapshotLoader
 }
 
 export function followSource(
   source: RecordSource,
   records: LiveRecords,
-  { log, onRefused, load = loadInWorker }: FollowOptions,
+  { log, onRefused, load = loadSnapshot }: FollowOptions,
 ): Follower {
   let running: Promise<void> | undefined
   let pending = false
@@ -59,6 +61,8 @@ export function followSource(
       pending = false
       try {
         const index = await load(source, { serving: records.current })
+        if (stopped) return
+        await records.prepare(index)
         if (stopped) return
         records.swap(index)
         log.info(
@@ -86,7 +90,7 @@ export function followSource(
           )
         }
       }
-    } while (pending && !stopped)
+    } while (pending && !stopped && (source.isBehind?.() ?? true))
   }
 
   const onChange = () => {

@@ -8,7 +8,7 @@ import { MessageChannel } from 'node:worker_threads'
 import { SourceUnavailableError, type RecordSource } from '../records/source.js'
 import { RecordIndex, withPreparedAnswers } from '../search/record-index.js'
 import { SnapshotBuilder } from '../search/snapshot-builder.js'
-import { ask, buildThreads, failureOf, startBuildThread } from './build-thread.js'
+import { ask, buildThreads, buildsInProcess, failureOf, startBuildThread } from './build-thread.js'
 import type { BuildReply, BuildRequest } from './build-worker.js'
 
 /**
@@ -76,4 +76,13 @@ export const loadInProcess: SnapshotLoader = async (source, options) => {
   const builder = new SnapshotBuilder(source.origin, { previous: serving?.previousRecords() })
   const info = await source.read((value, where, text) => builder.add(value, where, text))
   return new RecordIndex(withPreparedAnswers(builder.finish(info)), { previous: serving })
+}
+
+/**
+ * How the service builds a snapshot: on the calling thread when the source says it is small
+ * (buildsInProcess: a worker would cost more than it saves), in worker threads otherwise.
+ */
+export const loadSnapshot: SnapshotLoader = async (source, options) => {
+  const size = await source.sizeHint?.().catch(() => undefined)
+  return buildsInProcess(size) ? loadInProcess(source, options) : loadInWorker(source, options)
 }

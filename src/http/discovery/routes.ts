@@ -32,7 +32,8 @@ import { SERVER_CARD_MEDIA_TYPE, buildServerCard, hostedServerCardPath } from '.
 import { buildServerJson } from './server-json.js'
 import { ApiError } from '../../core/errors.js'
 import { recordPath } from '../pages/record-view.js'
-import { SITEMAP_PARTS_ROOT, buildSitemaps, recordEntry, type Sitemaps } from './sitemap.js'
+import { SnapshotSitemaps } from './prepared-sitemaps.js'
+import { SITEMAP_PARTS_ROOT } from './sitemap.js'
 
 /** Every discovery path, for the quota's counted roots. */
 export const DISCOVERY_ROOTS: readonly string[] = [
@@ -44,7 +45,6 @@ export const DISCOVERY_ROOTS: readonly string[] = [
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LLMS_TYPE = 'text/plain; charset=utf-8'
 const ROBOTS_TYPE = 'text/plain; charset=utf-8'
-const XML_TYPE = 'application/xml; charset=utf-8'
 const DCAT_TYPE = `${DCAT_MEDIA_TYPE}; charset=utf-8`
 /** llms.txt changes with the records: kept, but revalidated (a cheap 304), as the pages are. */
 const REVALIDATE = 'no-cache'
@@ -100,7 +100,7 @@ export function registerDiscovery(app: FastifyInstance, deps: DiscoveryDeps): vo
   if (identity !== undefined) registerServerDocuments(get, identity, links)
   registerRobotsTxt(get, deps)
   registerLlmsTxt(get, deps, identity)
-  registerSitemap(get, deps)
+  registerSitemap(app, get, deps)
   registerDcat(get, deps)
   refuseOtherMethods(app, paths)
 }
@@ -175,44 +175,36 @@ function registerLlmsTxt(get: GetRoute, deps: DiscoveryDeps, identity: ServerIde
   })
 }
 
-/** The record pages' sitemap, built once per snapshot; without a public base URL, a 404 that says why. */
-function registerSitemap(get: GetRoute, deps: DiscoveryDeps): void {
+/**
+ * The record pages' sitemap, made with each snapshot before it is served (prepared-sitemaps.ts);
+ * without a public base URL, a 404 that says why.
+ */
+function registerSitemap(app: FastifyInstance, get: GetRoute, deps: DiscoveryDeps): void {
   const base = deps.publicBaseUrl
-  const built = new WeakMap<object, Sitemaps>()
-  const sitemapsOf = () => {
-    const snapshot = currentSnapshot(deps.records)
-    let sitemaps = built.get(snapshot)
-    if (sitemaps === undefined) {
-      const entries = [{ loc: `${base}/` }]
-      for (let doc = 0; doc < snapshot.size; doc++)
-        entries.push(recordEntry(base!, snapshot.entry(doc).record))
-      built.set(snapshot, (sitemaps = buildSitemaps(base!, entries)))
-    }
-    return { snapshot, sitemaps }
+  const sitemaps = base === undefined ? undefined : new SnapshotSitemaps(base)
+  if (sitemaps !== undefined) {
+    const stop = deps.records.prepareWith((index) => sitemaps.prepare(index).catch(() => undefined))
+    app.addHook('onClose', async () => void stop())
   }
-  const cache = new SnapshotPageCache()
+  const sitemapsOf = async () => {
+    const snapshot = currentSnapshot(deps.records)
+    return sitemaps!.ready(snapshot) ?? (await sitemaps!.prepare(snapshot))
+  }
   get(DISCOVERY_PATHS.sitemap, async (req, reply) => {
     if (base === undefined)
       throw new ApiError(
         'not_found',
         'No sitemap: its addresses must be absolute, and this instance has no PUBLIC_BASE_URL configured',
       )
-    const { snapshot, sitemaps } = sitemapsOf()
-    const rep = await cache.get(snapshot, 'sitemap', async () => new Representation(sitemaps.root, XML_TYPE))
-    return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
+    const { root } = await sitemapsOf()
+    return sendRepresentation(req, reply, root, { cacheControl: REVALIDATE })
   })
   get(`${SITEMAP_PARTS_ROOT}/:part`, async (req, reply) => {
     const part = /^([1-9]\d{0,5})\.xml$/.exec((req.params as { part: string }).part)
-    const { snapshot, sitemaps } =
-      base === undefined ? { snapshot: undefined, sitemaps: undefined } : sitemapsOf()
-    const text = part === null ? undefined : sitemaps?.parts[Number(part[1]) - 1]
-    if (snapshot === undefined || text === undefined)
+    const rep =
+      part === null || base === undefined ? undefined : (await sitemapsOf()).parts[Number(part[1]) - 1]
+    if (rep === undefined)
       throw new ApiError('not_found', `No sitemap part at ${req.url.split('?', 1)[0]!.slice(0, 100)}`)
-    const rep = await cache.get(
-      snapshot,
-      `sitemap:${part![1]}`,
-      async () => new Representation(text, XML_TYPE),
-    )
     return sendRepresentation(req, reply, rep, { cacheControl: REVALIDATE })
   })
 }

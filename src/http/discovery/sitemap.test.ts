@@ -26,6 +26,11 @@ describe('recordLastmod', () => {
     )
     expect(recordLastmod({})).toBeUndefined()
     expect(recordLastmod({ modified_at: 'not a date' })).toBeUndefined()
+    // Equal instants: the modification's spelling; a year before 1000 keeps its four digits.
+    expect(recordLastmod({ modified_at: '2026-01-02T00:00:00Z', verified_at: '2026-01-02' })).toBe(
+      '2026-01-02T00:00:00.000Z',
+    )
+    expect(recordLastmod({ verified_at: '0999-12-31' })).toBe('0999-12-31')
   })
 })
 

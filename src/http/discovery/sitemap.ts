@@ -5,7 +5,10 @@
  * served at `/sitemaps/{n}.xml`. A sitemap's addresses must be absolute, so it is built only on a
  * configured public base URL (the service never builds an address from `Host`).
  */
+import { lastChange, lastChangeText } from '../../core/records/last-change.js'
 import type { Fact } from '../../core/records/record.js'
+import type { SitemapColumns } from '../../core/search/record-index.js'
+import { ID_PREFIXES } from '../../core/search/snapshot-builder.js'
 import { recordPath } from '../pages/record-view.js'
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
@@ -43,19 +46,34 @@ const urlElement = (e: SitemapEntry) =>
  * verification (a re-reading against the official text changes what the page says about it).
  * Undefined when the record says neither: no date is better than an invented one.
  */
-export function recordLastmod(record: Pick<Fact, 'modified_at' | 'verified_at'>): string | undefined {
-  const dates = [record.modified_at, record.verified_at]
-    .filter((d): d is string => d !== undefined)
-    .map((d) => ({ text: d, time: Date.parse(d.length === 10 ? `${d}T00:00:00Z` : d) }))
-    .filter((d) => !Number.isNaN(d.time))
-  if (dates.length === 0) return undefined
-  const latest = dates.reduce((a, b) => (b.time > a.time ? b : a))
-  // A calendar date stays a date; a date-time is written in UTC, one spelling per instant.
-  return latest.text.length === 10 ? latest.text : new Date(latest.time).toISOString()
-}
+export const recordLastmod = lastChange
 
 export function recordEntry(base: string, record: Fact): SitemapEntry {
   return { loc: `${base}${recordPath(record.id)}`, lastmod: recordLastmod(record) }
+}
+
+const hex8 = (n: number) => n.toString(16).padStart(8, '0')
+
+/**
+ * The sitemap of a snapshot from its columns (RecordIndex.sitemapColumns): the home page, then every
+ * record page in the snapshot's order, no record parsed. Run in a thread of its own for a large
+ * snapshot (sitemap-worker.ts).
+ */
+export function sitemapsFromColumns(
+  base: string,
+  columns: SitemapColumns,
+  limits: SitemapLimits = SITEMAP_LIMITS,
+): Sitemaps {
+  const { count, idPrefix, idHigh, idLow, lastChange: time, lastChangeDate: date } = columns
+  const entries: SitemapEntry[] = [{ loc: `${base}/` }]
+  for (let doc = 0; doc < count; doc++) {
+    const id = `${ID_PREFIXES[idPrefix[doc]!]!}${hex8(idHigh[doc]!)}${hex8(idLow[doc]!)}`
+    entries.push({
+      loc: `${base}${recordPath(id)}`,
+      lastmod: lastChangeText({ time: time[doc]!, date: date[doc]! }),
+    })
+  }
+  return buildSitemaps(base, entries, limits)
 }
 
 /** The entries cut into files that each hold at most `maxUrls` URLs and `maxBytes` bytes. */

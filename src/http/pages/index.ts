@@ -156,7 +156,7 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   })
   get('/fiches', async (_req, reply) => reply.redirect(`${base}${SEARCH_PATH}`, 301))
 
-  registerGuides(site, get)
+  registerGuides(app, site, get)
   const reference = page(renderReferencePage(site))
   get('/reference', async (req, reply) => send(req, reply, reference))
 
@@ -188,17 +188,31 @@ type GetRoute = (
 ) => void
 
 /** Each guide as HTML at its address (Markdown with `Accept: text/markdown`), and as Markdown at address + ".md". */
-function registerGuides(site: Site, get: GetRoute): void {
-  // Rendered at the first request for a guide, not at start: markdown-it takes about a sixth of the
-  // start's CPU, which a start shares with the first records build.
+function registerGuides(app: FastifyInstance, site: Site, get: GetRoute): void {
+  // Not rendered before the start: markdown-it takes about a sixth of the start's CPU, which a start
+  // shares with the first records build. Nor at the first request for a guide, which held the
+  // serving thread half a second on a busy machine (issue 43): once the service is ready, one guide
+  // per turn of the event loop, each a few milliseconds. A request before that renders them itself.
   let rendered: { html: Representation; markdown: Representation }[] | undefined
-  const guide = (i: number) => {
-    rendered ??= GUIDES.map((g) => renderGuide(g, site.base)).map((g, _, guides) => ({
-      html: new Representation(renderGuidePage(site, g, guides), HTML),
+  const sources: ReturnType<typeof renderGuide>[] = []
+  const finish = () => {
+    while (sources.length < GUIDES.length) sources.push(renderGuide(GUIDES[sources.length]!, site.base))
+    rendered ??= sources.map((g) => ({
+      html: new Representation(renderGuidePage(site, g, sources), HTML),
       markdown: new Representation(g.markdown, MARKDOWN),
     }))
-    return rendered[i]!
+    return rendered
   }
+  const guide = (i: number) => (rendered ?? finish())[i]!
+  app.addHook('onReady', async () => {
+    const step = () => {
+      if (rendered !== undefined) return
+      if (sources.length < GUIDES.length) sources.push(renderGuide(GUIDES[sources.length]!, site.base))
+      else finish()
+      setImmediate(step).unref()
+    }
+    setImmediate(step).unref()
+  })
   GUIDES.forEach((source, i) => {
     get(source.path, async (req, reply) => {
       const wanted = new Negotiator(req).mediaType(['text/html', 'text/markdown'])

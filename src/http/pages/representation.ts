@@ -12,7 +12,7 @@ export class Representation extends PreparedBody {
    * `text` is the body; `type` its Content-Type. `etag` when the same text is served under two types
    * (each representation needs a tag of its own); the text's hash otherwise.
    */
-  constructor(text: string, type: string, etag?: string, effort: Effort = 'best') {
+  constructor(text: string | Buffer, type: string, etag?: string, effort: Effort = 'best') {
     super(text, type, effort, etag)
   }
 
