@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { Fact } from '../core/records/record.js'
 import type { SearchEnvelope } from '../core/api/schemas.js'
 import { renderSearch } from './render.js'
 
@@ -67,5 +69,40 @@ describe('renderSearch', () => {
   })
   it('adds nothing without q', () => {
     expect(renderSearch(empty).text).not.toContain('Required words')
+  })
+})
+
+describe('renderSearch within its budget', () => {
+  // Ten official rules of the bundled records, each citing its sources eight times over: their
+  // entries (every official source is listed) overflow the answer's budget, as long real ones do.
+  const records = (
+    JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as {
+      records: Fact[]
+    }
+  ).records
+    .filter((r) => r.kind === 'fact')
+    .slice(0, 10)
+    .map((r) => ({ ...r, sources: Array.from({ length: 8 }, () => r.sources).flat() }))
+
+  it.each([0, 20])(
+    'names exactly the hits its text holds, and the offset of the rest (offset %i)',
+    (offset) => {
+      const page = { results: records, total: 40, limit: 10, offset }
+      const { text, shown } = renderSearch(page)
+      expect(shown).toBeGreaterThan(0)
+      expect(shown).toBeLessThan(records.length)
+      const held = [...text.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]))
+      expect(held).toEqual(Array.from({ length: shown }, (_, i) => offset + i + 1))
+      expect(text.split('\n')[0]).toBe(
+        `40 matching record(s); showing ${offset + 1}–${offset + shown} (${shown} of this page's 10: the rest from offset ${offset + shown}).`,
+      )
+      expect(text).toContain(`call search_facts again with offset ${offset + shown}`)
+    },
+  )
+
+  it('says the whole page when every hit fits', () => {
+    const { text, shown } = renderSearch({ results: records.slice(0, 1), total: 1, limit: 10, offset: 0 })
+    expect(shown).toBe(1)
+    expect(text.split('\n')[0]).toBe('1 matching record(s); showing 1–1.')
   })
 })

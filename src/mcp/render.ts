@@ -61,18 +61,23 @@ export function renderSearch(
   view: RenderView = ORIGINAL_PAGES,
   tool = 'search_facts',
 ): { text: string; shown: number } {
-  const from = page.total === 0 ? 0 : page.offset + 1
-  const head = [
-    `${page.total} matching record(s); showing ${from}–${page.offset + page.results.length}.`,
-    ...interpretationLines(page),
-  ].join('\n')
+  const from = page.results.length === 0 ? 0 : page.offset + 1
+  // The first line names the hits the text holds, known only once the entries fit the budget: its
+  // room is reserved for the longest it can be (every result shown), then it is written exactly.
+  const headLine = (shown: number) =>
+    `${page.total} matching record(s); showing ${shown === 0 ? 0 : from}–${page.offset + shown}` +
+    (shown < page.results.length
+      ? ` (${shown} of this page's ${page.results.length}: the rest from offset ${page.offset + shown}).`
+      : '.')
+  const interpretation = interpretationLines(page)
   const rules =
     'Quote with a visible attribution linking to the record page; keep official rules distinct from lessons, method and offers.'
   const words = searchedWords(page.interpretation)
   const lacking = new Map((page.interpretation?.missing ?? []).map((m) => [m.id, m.words]))
   const entries: string[] = []
   // Room for the head, the closing lines and the note that the answer was cut.
-  let room = MAX_ANSWER_CHARS - head.length - rules.length - 300
+  const longestHead = [headLine(0), ...interpretation].join('\n')
+  let room = MAX_ANSWER_CHARS - longestHead.length - rules.length - 300
   for (const [i, r] of page.results.entries()) {
     const entry = hitEntry(r, page.offset + i + 1, words, lacking.get(r.id), view)
     if (entries.length > 0 && entry.length + 2 > room) break
@@ -81,6 +86,7 @@ export function renderSearch(
   }
   const shown = entries.length
   const nextOffset = page.offset + shown
+  const head = [headLine(shown), ...interpretation].join('\n')
   let more = ''
   if (shown < page.results.length) {
     more = `\nAnswer cut at ${MAX_ANSWER_CHARS} characters: showing ${shown} of this page's ${page.results.length} results. For the rest, call ${tool} again with offset ${nextOffset}.`
