@@ -112,15 +112,20 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     const snapshot = currentSnapshot(deps.records)
     const key = `search:${JSON.stringify([params.q, params.kind, params.region, params.match ?? 'best', params.page])}`
     const rep = await cache.get(snapshot, key, async () => {
-      const envelope = await reader.search({
+      const match = params.match ?? 'best'
+      // Best match goes on past its total: one result more than the page shows says whether a next page exists.
+      const peek = match === 'best' ? 1 : 0
+      const found = await reader.search({
         q: params.q,
         kind: params.kind,
         region: params.region,
-        match: params.match ?? 'best',
-        limit: PAGE_SIZE,
+        match,
+        limit: PAGE_SIZE + peek,
         offset: (params.page - 1) * PAGE_SIZE,
       })
-      return queryPage(renderSearchPage(site, params, envelope))
+      const more = found.results.length > PAGE_SIZE
+      const envelope = { ...found, limit: PAGE_SIZE, results: found.results.slice(0, PAGE_SIZE) }
+      return queryPage(renderSearchPage(site, params, envelope, more))
     })
     return send(req, reply, rep)
   })

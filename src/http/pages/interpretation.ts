@@ -15,7 +15,7 @@ export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation
 
 const quoted = (word: string) => `« ${word} »`
 /** « a », « a » et « b », « a », « b » et « c »: a French list, as a sentence reads it. */
-const list = (words: readonly string[]) => {
+export const quotedList = (words: readonly string[]): string => {
   const all = words.map(quoted)
   return all.length < 2 ? all.join('') : `${all.slice(0, -1).join(', ')} et ${all.at(-1)!}`
 }
@@ -46,16 +46,16 @@ export function renderInterpretation(
   }
   for (const e of expanded) {
     const forms = e.with.length === 1 ? 'sous la forme' : 'sous les formes'
-    lines.push(html`<p>${quoted(e.word)} a aussi été cherché ${forms} ${list(e.with)}.</p>`)
+    lines.push(html`<p>${quoted(e.word)} a aussi été cherché ${forms} ${quotedList(e.with)}.</p>`)
   }
   if (ignored.length === 1) lines.push(html`<p>Mot ignoré, trop courant : ${quoted(ignored[0]!)}.</p>`)
-  if (ignored.length > 1) lines.push(html`<p>Mots ignorés, trop courants : ${list(ignored)}.</p>`)
+  if (ignored.length > 1) lines.push(html`<p>Mots ignorés, trop courants : ${quotedList(ignored)}.</p>`)
   // Best match: no record holds every word, so the first ones hold the most of them.
   if (leftOut.length > 0 && matched.length > 0) {
     const first =
       total === 1 ? 'la première fiche contient' : `les ${frenchCount(total)} premières fiches contiennent`
     lines.push(
-      html`<p>Aucune fiche ne contient tous ces mots : ${first} ${list(matched)}, mais ${lacking(leftOut)} ; les suivantes en contiennent moins.</p>`,
+      html`<p>Aucune fiche ne contient tous ces mots : ${first} ${quotedList(matched)}, mais ${lacking(leftOut)} ; les suivantes en contiennent moins.</p>`,
     )
   }
   if (total === 0 && words.length === 1) {
@@ -63,7 +63,7 @@ export function renderInterpretation(
       html`<p>Aucune fiche ne contient ${quoted(words[0]!)} : vérifiez l’orthographe ou essayez un autre mot.</p>`,
     )
   } else if (total === 0 && words.length > 1) {
-    lines.push(html`<p>Aucune fiche ne contient à la fois ${list(words)}.</p>`)
+    lines.push(html`<p>Aucune fiche ne contient à la fois ${quotedList(words)}.</p>`)
     lines.push(
       relaxed.length === 0
         ? html`<p>Aucune fiche ne contient non plus une partie de ces mots : vérifiez l’orthographe ou essayez d’autres mots.</p>`

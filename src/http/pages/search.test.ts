@@ -245,6 +245,33 @@ describe('paging', () => {
     expect(page).toContain('<ol class="results" start="41">')
     expect(text(page)).toContain('95 fiches pour « trottoir » (France) — page 5 sur 10')
   })
+  it('under best match past its total, counts what the total counts and links the next page when one exists', () => {
+    const best: SearchInterpretation = {
+      words: ['trottoir', 'camion'],
+      ignored: [],
+      corrected: [],
+      expanded: [],
+      relaxed: [],
+      matched: ['trottoir', 'camion'],
+      left_out: [],
+    }
+    const first = renderSearchPage(site, { q: 'trottoir camion', page: 1 }, envelope(results, 7, best), true)
+    expect(text(first)).toContain(
+      '7 fiches pour « trottoir camion » contiennent « trottoir » et « camion », puis des fiches qui en contiennent moins — page 1',
+    )
+    expect(first).not.toContain('7 fiches pour « trottoir camion »</h2>')
+    expect(first).toContain('<a href="/recherche?q=trottoir+camion&amp;page=2" rel="next">')
+    // The last page of the list: a previous page, no next one, and still no count that the list contradicts.
+    const last = renderSearchPage(
+      site,
+      { q: 'trottoir camion', page: 2 },
+      envelope(results.slice(0, 4), 7, best, 10),
+      false,
+    )
+    expect(text(last)).toContain('puis des fiches qui en contiennent moins — page 2')
+    expect(last).toContain('rel="prev"')
+    expect(last).not.toContain('rel="next"')
+  })
   it('says when a page is beyond the results', () => {
     const page = renderSearchPage(site, { q: 'trottoir', page: 9 }, envelope([], 3, undefined, 80))
     expect(text(page)).toContain('Cette page est au-delà des résultats. Revenir à la première page.')

@@ -9,7 +9,7 @@ import { KINDS } from '../../core/records/record.js'
 import { excerpt, excerptSource, highlight, searchedWords } from '../../core/search/excerpt.js'
 import { marked } from './excerpt.js'
 import { html, type Html } from './html.js'
-import { interpretationOf, renderInterpretation } from './interpretation.js'
+import { interpretationOf, quotedList, renderInterpretation } from './interpretation.js'
 import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount, frenchSpacing } from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { kindLabel, provenanceSummary, recordPath } from './record-view.js'
@@ -53,8 +53,25 @@ ${attribution(record)}
 </article></li>`
 }
 
-function pager(site: Site, params: SearchPageParams, total: number): Html {
-  const last = Math.min(Math.max(1, Math.ceil(total / PAGE_SIZE)), MAX_PAGE)
+/**
+ * What a page knows of the results: under best match they go on past `total` (the records holding
+ * the best-matched words) with records holding fewer of them, and how far is known only page by page.
+ * `more`: a result exists after this page (the route asks for one more than it shows).
+ */
+type Reach = { total: number; pastTotal: boolean; last: number }
+
+function reachOf(params: SearchPageParams, envelope: SearchEnvelope, more: boolean): Reach {
+  const { total, offset, results } = envelope
+  const shownTo = offset + results.length
+  const pastTotal = results.length > 0 && (shownTo > total || (more && shownTo >= total))
+  // The last page known to exist: the one holding the total-th record, or the next one when more are known.
+  const known = Math.ceil(total / PAGE_SIZE)
+  const last = Math.min(MAX_PAGE, Math.max(1, known, results.length > 0 ? params.page + (more ? 1 : 0) : 1))
+  return { total, pastTotal, last }
+}
+
+function pager(site: Site, params: SearchPageParams, reach: Reach): Html {
+  const last = reach.last
   if (last === 1) return html``
   const link = (page: number, label: string | number, rel?: string) =>
     html`<a href="${site.base}${searchPath({ ...params, page })}"${rel === undefined ? '' : html` rel="${rel}"`}>${label}</a>`
@@ -75,17 +92,23 @@ ${params.page < last ? link(params.page + 1, 'Suivante →', 'next') : ''}
 </nav>`
 }
 
-function summary(params: SearchPageParams, total: number): string {
+function summary(params: SearchPageParams, reach: Reach, matched: readonly string[]): string {
   const filters = [
     params.kind === undefined ? '' : KIND_LABELS_FR[params.kind].plural,
     params.region === undefined ? '' : REGION_LABELS_FR[params.region],
   ]
     .filter((f) => f !== '')
     .join(', ')
-  const last = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  const { total } = reach
+  const scope = `${params.q === undefined ? '' : ` pour « ${params.q} »`}${filters === '' ? '' : ` (${filters})`}`
+  // Best match past its total: the count is of the records holding the matched words, not of the list.
+  if (reach.pastTotal && matched.length > 0) {
+    const hold = total === 1 ? 'contient' : 'contiennent'
+    return `${fiches(total)}${scope} ${hold} ${quotedList(matched)}, puis des fiches qui en contiennent moins — page ${frenchCount(params.page)}`
+  }
   return [
-    `${fiches(total)}${params.q === undefined ? '' : ` pour « ${params.q} »`}${filters === '' ? '' : ` (${filters})`}`,
-    total > PAGE_SIZE ? ` — page ${frenchCount(params.page)} sur ${frenchCount(last)}` : '',
+    `${fiches(total)}${scope}`,
+    reach.last > 1 ? ` — page ${frenchCount(params.page)} sur ${frenchCount(reach.last)}` : '',
   ].join('')
 }
 
@@ -106,9 +129,24 @@ function matchSwitch(site: Site, params: SearchPageParams, envelope: SearchEnvel
     : html``
 }
 
-/** The page of one search: form, how the query was understood, results, paging, attribution. */
-export function renderSearchPage(site: Site, params: SearchPageParams, envelope: SearchEnvelope): string {
+/**
+ * The page of one search: form, how the query was understood, results, paging, attribution. `more`:
+ * a result exists after this page (under best match, past `total`, only the caller can know it).
+ */
+export function renderSearchPage(
+  site: Site,
+  params: SearchPageParams,
+  envelope: SearchEnvelope,
+  more = false,
+): string {
   const interpretation = interpretationOf(envelope)
+  const reach = reachOf(params, envelope, more)
+  const matched =
+    interpretation === undefined
+      ? []
+      : (interpretation.matched ?? []).length > 0
+        ? interpretation.matched!
+        : interpretation.words
   // The words the search required, and the other forms and aliases it matched: what to highlight.
   const words = searchedWords(interpretation)
   const searchHref = (q: string) => site.base + searchPath({ ...params, q, page: 1 })
@@ -124,12 +162,12 @@ export function renderSearchPage(site: Site, params: SearchPageParams, envelope:
 ${searchForm(site, params)}
 ${interpretation === undefined ? '' : renderInterpretation(interpretation, envelope.total, searchHref)}
 ${matchSwitch(site, params, envelope)}
-<h2 class="summary" id="resultats">${summary(params, envelope.total)}</h2>
+<h2 class="summary" id="resultats">${summary(params, reach, matched)}</h2>
 ${envelope.total === 0 && interpretation === undefined ? html`<p>Aucune fiche ne correspond. Essayez d’autres mots${params.kind || params.region ? html`, ou <a href="${searchHref(params.q ?? '')}">tous les types et régions</a>` : ''}.</p>` : ''}
 ${envelope.total === 0 && interpretation !== undefined && (params.kind || params.region) ? html`<p><a href="${site.base}${searchPath({ q: params.q })}">Chercher dans tous les types et régions</a></p>` : ''}
 ${beyond ? html`<p>Cette page est au-delà des résultats. <a href="${site.base}${searchPath({ ...params, page: 1 })}">Revenir à la première page</a>.</p>` : ''}
 <ol class="results" start="${envelope.offset + 1}">${envelope.results.map((r) => result(site, r, words, lacking.get(r.id) ?? []))}</ol>
-${pager(site, params, envelope.total)}
+${pager(site, params, reach)}
 <p class="muted small">Les règles officielles (§) citent leurs textes et la date de leur dernière vérification ; les leçons, méthodes et offres les expliquent ou les vendent, sans les remplacer.
 Pour réutiliser une fiche, citez-la ainsi : « ${attributionLine({ title: 'titre de la fiche', url: 'adresse de la fiche' })} » (<a href="${site.base}/#reutilisation">conditions</a>).</p>`,
   })
