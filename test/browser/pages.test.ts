@@ -161,6 +161,21 @@ describe.runIf(available)('pages in Chromium', { timeout: 60_000 }, () => {
     await close()
   })
 
+  // Typos, questions and words with other forms: the explanation of how they were read stays short
+  // enough that a phone's first screen still shows the first result's title.
+  it.each([
+    'quelle est la vitese maximal sur autorute pour un jeune conducter',
+    'est-ce que je peux stationer sur le trotoir devant chez moi',
+    'combien de point perd on pour un exces de vites en agglomeration',
+  ])('at 390 px, the first result of %j is on the first screen', async (q) => {
+    const { page, close } = await open(server.url, 390)
+    await page.goto(`${server.url}/recherche?q=${encodeURIComponent(q)}`)
+    const box = await page.locator('.result h3').first().boundingBox()
+    expect(box, 'a first result').not.toBeNull()
+    expect(box!.y + box!.height, 'the first title ends within 844 px').toBeLessThanOrEqual(844)
+    await close()
+  })
+
   it('search works without JavaScript', async () => {
     const { page, close } = await open(server.url, 1280, { javaScriptEnabled: false })
     await page.goto(`${server.url}/recherche`)

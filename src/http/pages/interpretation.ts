@@ -38,18 +38,31 @@ export function renderInterpretation(
     left_out: leftOut = [],
     matched = [],
   } = interpretation
+  // What changes the answer is said at once (corrections, words left out, zero results); how each
+  // word was read (its other forms, the words ignored) is folded under the words searched, so that
+  // on a phone the explanation never pushes the first result below the first screen.
   const lines: Html[] = []
-  for (const c of corrected) {
+  const details: Html[] = []
+  if (corrected.length === 1) {
+    const [c] = corrected as [{ from: string; to: string }]
     lines.push(
       html`<p>Aucune fiche ne contient ${quoted(c.from)} : la recherche a utilisé <strong>${quoted(c.to)}</strong> à la place.</p>`,
+    )
+  } else if (corrected.length > 1) {
+    // One line for all of them, as a search engine says it: what was typed, and what was searched.
+    lines.push(
+      html`<p>Aucune fiche ne contient ces mots tels qu’écrits ; cherchés à la place : ${corrected.map(
+        (c, i) =>
+          html`${i === 0 ? '' : i === corrected.length - 1 ? ' et ' : ', '}${quoted(c.from)} → <strong>${quoted(c.to)}</strong>`,
+      )}.</p>`,
     )
   }
   for (const e of expanded) {
     const forms = e.with.length === 1 ? 'sous la forme' : 'sous les formes'
-    lines.push(html`<p>${quoted(e.word)} a aussi été cherché ${forms} ${quotedList(e.with)}.</p>`)
+    details.push(html`<p>${quoted(e.word)} a aussi été cherché ${forms} ${quotedList(e.with)}.</p>`)
   }
-  if (ignored.length === 1) lines.push(html`<p>Mot ignoré, trop courant : ${quoted(ignored[0]!)}.</p>`)
-  if (ignored.length > 1) lines.push(html`<p>Mots ignorés, trop courants : ${quotedList(ignored)}.</p>`)
+  if (ignored.length === 1) details.push(html`<p>Mot ignoré, trop courant : ${quoted(ignored[0]!)}.</p>`)
+  if (ignored.length > 1) details.push(html`<p>Mots ignorés, trop courants : ${quotedList(ignored)}.</p>`)
   // Best match: no record holds every word, so the first ones hold the most of them.
   if (leftOut.length > 0 && matched.length > 0) {
     const first =
@@ -73,10 +86,11 @@ export function renderInterpretation(
           )}</ul>`,
     )
   }
-  if (lines.length === 0) return html``
+  if (lines.length === 0 && details.length === 0) return html``
+  const searched = words.length > 0 ? html`Mots cherchés : <strong>${words.join(' ')}</strong>` : html``
   return html`<section class="interpretation" aria-labelledby="interpretation-title">
 <h2 id="interpretation-title" class="visually-hidden">Comment la recherche a été comprise</h2>
-${words.length > 0 ? html`<p>Mots cherchés : <strong>${words.join(' ')}</strong></p>` : ''}
+${details.length === 0 ? (words.length > 0 ? html`<p>${searched}</p>` : '') : html`<details><summary>${words.length > 0 ? searched : 'Comment la recherche a lu ces mots'}</summary>${details}</details>`}
 ${lines}
 </section>`
 }

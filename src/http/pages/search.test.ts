@@ -103,6 +103,29 @@ describe('the interpretation of the query', () => {
     expect(text(page)).toContain('« auto » a aussi été cherché sous les formes « voiture » et « vehicule ».')
     expect(page).toContain('Stationnement sur le <mark>trottoir</mark>')
   })
+  it('says the corrections at once, in one sentence, and folds how each word was read under the words searched', () => {
+    const page = renderSearchPage(
+      site,
+      { q: 'vitese maximal autorute', page: 1 },
+      envelope([rule], 1, {
+        ...understood,
+        words: ['vitesse', 'maximal', 'autoroute'],
+        corrected: [
+          { from: 'vitese', to: 'vitesse' },
+          { from: 'autorute', to: 'autoroute' },
+        ],
+      }),
+    )
+    const section = /<section class="interpretation"[\s\S]*?<\/section>/.exec(page)![0]
+    expect(text(section)).toContain(
+      'Aucune fiche ne contient ces mots tels qu’écrits ; cherchés à la place : « vitese » → « vitesse » et « autorute » → « autoroute ».',
+    )
+    const details = /<details>[\s\S]*?<\/details>/.exec(section)![0]
+    expect(text(details)).toMatch(/^Mots cherchés : vitesse maximal autoroute/)
+    expect(text(details)).toContain('Mots ignorés, trop courants')
+    expect(text(details)).toContain('« auto » a aussi été cherché')
+    expect(details).not.toContain('Aucune fiche ne contient')
+  })
   it('on zero results, offers the relaxed queries as links that keep the filters', () => {
     const relaxed = {
       ...understood,
@@ -257,9 +280,16 @@ describe('paging', () => {
     }
     const first = renderSearchPage(site, { q: 'trottoir camion', page: 1 }, envelope(results, 7, best), true)
     expect(text(first)).toContain(
-      '7 fiches pour « trottoir camion » contiennent « trottoir » et « camion », puis des fiches qui en contiennent moins — page 1',
+      '7 fiches contiennent tous les mots cherchés, puis des fiches qui en contiennent moins — page 1',
     )
     expect(first).not.toContain('7 fiches pour « trottoir camion »</h2>')
+    const partial = renderSearchPage(
+      site,
+      { q: 'trottoir camion', page: 1 },
+      envelope(results, 7, { ...best, matched: ['trottoir'], left_out: ['camion'] }),
+      true,
+    )
+    expect(text(partial)).toContain('7 fiches contiennent 1 des 2 mots cherchés, puis des fiches')
     expect(first).toContain('<a href="/recherche?q=trottoir+camion&amp;page=2" rel="next">')
     // The last page of the list: a previous page, no next one, and still no count that the list contradicts.
     const last = renderSearchPage(

@@ -9,7 +9,7 @@ import { KINDS } from '../../core/records/record.js'
 import { excerpt, excerptSource, highlight, searchedWords } from '../../core/search/excerpt.js'
 import { marked } from './excerpt.js'
 import { html, type Html } from './html.js'
-import { interpretationOf, quotedList, renderInterpretation } from './interpretation.js'
+import { interpretationOf, renderInterpretation } from './interpretation.js'
 import { KIND_LABELS_FR, REGION_LABELS_FR, fiches, frenchCount, frenchSpacing } from './labels.js'
 import { renderPage, type Site } from './layout.js'
 import { kindLabel, provenanceSummary, recordPath } from './record-view.js'
@@ -92,7 +92,12 @@ ${params.page < last ? link(params.page + 1, 'Suivante →', 'next') : ''}
 </nav>`
 }
 
-function summary(params: SearchPageParams, reach: Reach, matched: readonly string[]): string {
+function summary(
+  params: SearchPageParams,
+  reach: Reach,
+  matched: readonly string[],
+  searched: number,
+): string {
   const filters = [
     params.kind === undefined ? '' : KIND_LABELS_FR[params.kind].plural,
     params.region === undefined ? '' : REGION_LABELS_FR[params.region],
@@ -102,9 +107,17 @@ function summary(params: SearchPageParams, reach: Reach, matched: readonly strin
   const { total } = reach
   const scope = `${params.q === undefined ? '' : ` pour « ${params.q} »`}${filters === '' ? '' : ` (${filters})`}`
   // Best match past its total: the count is of the records holding the matched words, not of the list.
+  // The words are those of the query (in the search box above), so the line names none of them.
   if (reach.pastTotal && matched.length > 0) {
+    const filtered = filters === '' ? '' : ` (${filters})`
     const hold = total === 1 ? 'contient' : 'contiennent'
-    return `${fiches(total)}${scope} ${hold} ${quotedList(matched)}, puis des fiches qui en contiennent moins — page ${frenchCount(params.page)}`
+    const words =
+      matched.length >= searched
+        ? searched === 1
+          ? 'le mot cherché'
+          : 'tous les mots cherchés'
+        : `${frenchCount(matched.length)} des ${frenchCount(searched)} mots cherchés`
+    return `${fiches(total)}${filtered} ${hold} ${words}, puis des fiches qui en contiennent moins — page ${frenchCount(params.page)}`
   }
   return [
     `${fiches(total)}${scope}`,
@@ -158,11 +171,13 @@ export function renderSearchPage(
     section: 'search',
     canonical: searchPath(params),
     noindex: params.q !== undefined,
-    body: html`<h1>Rechercher dans les fiches</h1>
+    // With a query, the results are the page: its heading stays for screen readers and leaves the
+    // first screen of a phone to the form and the first results.
+    body: html`<h1${params.q === undefined ? '' : html` class="visually-hidden"`}>Rechercher dans les fiches</h1>
 ${searchForm(site, params)}
 ${interpretation === undefined ? '' : renderInterpretation(interpretation, envelope.total, searchHref)}
 ${matchSwitch(site, params, envelope)}
-<h2 class="summary" id="resultats">${summary(params, reach, matched)}</h2>
+<h2 class="summary" id="resultats">${summary(params, reach, matched, interpretation?.words.length ?? 0)}</h2>
 ${envelope.total === 0 && interpretation === undefined ? html`<p>Aucune fiche ne correspond. Essayez d’autres mots${params.kind || params.region ? html`, ou <a href="${searchHref(params.q ?? '')}">tous les types et régions</a>` : ''}.</p>` : ''}
 ${envelope.total === 0 && interpretation !== undefined && (params.kind || params.region) ? html`<p><a href="${site.base}${searchPath({ q: params.q })}">Chercher dans tous les types et régions</a></p>` : ''}
 ${beyond ? html`<p>Cette page est au-delà des résultats. <a href="${site.base}${searchPath({ ...params, page: 1 })}">Revenir à la première page</a>.</p>` : ''}
