@@ -97,7 +97,17 @@ export const FillerFileSchema = z.strictObject({
   about: z.string(),
   words: z.array(
     z.strictObject({
-      kind: z.enum(['interrogative', 'auxiliary', 'function', 'politeness', 'assistant', 'sms', 'english']),
+      kind: z.enum([
+        'interrogative',
+        'auxiliary',
+        'function',
+        'negation',
+        'quantity',
+        'politeness',
+        'assistant',
+        'sms',
+        'english',
+      ]),
       words: z.array(z.string().min(1)).min(1),
       reason,
       /** A listed word kept when it follows one of these ("permis C" is a licence, "c koi" an SMS "c'est"). */
@@ -165,6 +175,9 @@ export class Fillers {
 
 // Queries are folded with plurals folded ("toutes" is searched as "toute"): the lists are compared the same way.
 const STOP_WORDS_FOLDED: ReadonlySet<string> = new Set([...STOP_WORDS].map(foldPlural))
+
+/** Whether a folded word is one of the contract's stop words (not a filler). */
+export const isContractStopWord = (word: string): boolean => STOP_WORDS_FOLDED.has(word)
 
 /** A listed word must fold to exactly one word (no spaces, hyphens or elisions). */
 function oneWord(text: string): string {
