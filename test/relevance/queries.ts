@@ -22,6 +22,8 @@
  * - number: a figure with or without its unit, as people type it ("25 km/h", "0,2 g/l", "3750 euros",
  *   "50cc", "2 secondes"), often not the records' spelling ("3 750 €", "deux secondes") or a figure
  *   inside one of the records' ranges (issue 31).
+ * - english: a question in English, as a foreign learner living in France, an English-speaking
+ *   parent or an assistant sends it over French records (issue 46).
  */
 
 export const CATEGORIES = [
@@ -34,6 +36,7 @@ export const CATEGORIES = [
   'synonym',
   'agent',
   'number',
+  'english',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -441,4 +444,24 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['number', 'vendre sa voiture déclaration 15 jours', ['fait-77916a4b1a6b5f0c'], 'seller'],
   ['number', 'contrôle technique 4 ans', ['fait-bf2defe46cfdbcec'], 'car owner'],
   ['number', 'pause toutes les 2 heures', ['expertise-fait-a23bc77253420ba4'], 'driver on a long trip'],
+  ['english', 'what is the speed limit on the motorway in France', ['fait-056fcf220a853dc5', 'page-275aea8107c7ebbf'], 'foreign learner: motorway limit'],
+  ['english', 'can I lose all my points', ['fait-50cfb3a0fbf83335', 'fait-76df92af667c296a', 'fait-dfc70f2f0b32bacc'], 'foreign learner: losing every point'],
+  ['english', 'what happens if I have no points left on my licence', ['fait-50cfb3a0fbf83335'], 'expat driver: zero points'],
+  ['english', 'what is the blood alcohol limit for new drivers', ['fait-caf3b6cc030e3cce'], 'parent, English-speaking: new-driver limit'],
+  ['english', 'is it legal to use my phone while driving', ['fait-125b5ac02b35114a', 'fait-0de1182918f6757c'], 'foreign learner: phone at the wheel'],
+  ['english', 'do passengers in the back have to wear a seat belt', ['fait-68e612e6f88dbbdd'], 'tourist: rear seat belts'],
+  ['english', 'what is the fine for driving without insurance', ['fait-7ddd36607beb68a8'], 'assistant in English: uninsured driving'],
+  ['english', 'who has priority at a junction with no signs', ['fait-577e77dae8e59b4b', 'page-ff68fd2b13340997'], 'foreign learner: priority to the right'],
+  ['english', 'how long does the probationary licence last', ['fait-75a8dfe4a8b51a13'], 'expat: probation period'],
+  ['english', 'what should I do at a stop sign', ['fait-2195dd5b0ff4b39d', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: stop sign'],
+  ['english', 'speed limit in town', ['fait-643b555e754f953d', 'page-275aea8107c7ebbf'], 'tourist: urban limit'],
+  ['english', 'can I drive in France with a foreign licence', ['page-5698ada2b301c8a8'], 'expat: foreign licence'],
+  ['english', 'what are the penalties for a hit and run', ['fait-48932ee0e8f4329c'], 'journalist in English: hit-and-run penalties'],
+  ['english', 'how many points do I get after the probationary period', ['fait-75a8dfe4a8b51a13'], 'expat: 12 points after probation'],
+  ['english', 'do I have to stop at a give way sign', ['fait-9be92968cd7804f6', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: give way'],
+  ['english', 'when should I use fog lights', ['fait-deaa0e3c5390c524', 'page-147fb0f5e1bfe14b'], 'foreign learner: fog lights'],
+  ['english', 'speed limit when it rains', ['fait-4a1e13a3fbcaf151'], 'tourist: limits in the rain'],
+  ['english', 'what do the dashboard warning lights mean', ['page-d6e14f0199071c6e'], 'foreign learner: warning lights'],
+  ['english', 'what to do if I failed my driving test', ['page-aa88057f4e28e9e6'], 'foreign learner: after a failed test'],
+  ['english', 'what is the fine for speeding', ['fait-76df92af667c296a'], 'assistant in English: speeding fines'],
 ]

@@ -39,26 +39,28 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [30, 31, 6],
-    agent: [3, 3, 57],
+    agent: [4, 4, 56],
     number: [30, 32, 2],
-    all: [274, 285, 103],
+    english: [18, 18, 2],
+    all: [293, 304, 104],
   },
   best: {
     keyword: [64, 65, 0],
-    question: [56, 65, 0],
+    question: [57, 65, 0],
     'word-form': [39, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [34, 39, 0],
-    agent: [50, 59, 0],
+    agent: [53, 60, 0],
     number: [32, 34, 0],
-    all: [355, 393, 0],
+    english: [20, 20, 0],
+    all: [379, 414, 0],
   },
 }
 
 /** The held-out table under best match, all categories together: [right record first, on the first page, zero results at most]. */
-const HELD_OUT_FLOOR: Floor = [134, 148, 0]
+const HELD_OUT_FLOOR: Floor = [135, 148, 0]
 
 /**
  * Queries whose first result under best match is not an accepted record, and why (docs/search.md,
@@ -66,6 +68,8 @@ const HELD_OUT_FLOOR: Floor = [134, 148, 0]
  * first instead.
  */
 const KNOWN_MISSES: Record<string, string> = {
+  'test salivaire positif au THC deux jours après avoir fumé, sanctions prévues par le code de la route':
+    'the answer is #2, without «THC», «jours», «fumer», «prévues»; "Refuser les vérifications d\'alcoolémie : un délit" comes first, without «THC», «jours», «fumer», «prévues» («après», in the answer\'s title, is no required word)',
   '0,2 g/l jeune conducteur':
     'the answer is #2; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, holding every word, two of them in its title',
   '130 kmh autoroute quand il pleut':
@@ -94,8 +98,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2; "Refuser les vérifications d\'alcoolémie : un délit" comes first, holding every word',
   'est-ce que je peux mettre mon fils de 8 ans devant à côté de moi':
     'the answer is #3, without «8», «devant», «côté»; "Vitesse et champ visuel : l\'effet tunnel" comes first, without «8», «ans»',
-  "au bout de combien de temps l'alcool part du sang après une soirée":
-    'the answer is #2, without «part», «après»; "Cannabis et conduite : des effets durables" comes first, without «part»',
   "qu'est-ce qu'il faut faire si on a raté sa sortie sur l'autoroute":
     'the answer is #3, without «raté»; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, without «sortie autoroute»',
   "que se passe-t-il si je rate l'examen de conduite, est-ce que je dois repasser le code":
@@ -132,12 +134,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2, without «pluie», «France»; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, without «autoroute», «pluie»',
   'contrôlé hier soir à 135 sur une route à 80, est-ce un délit, je risque la prison ?':
     'the answer is #2, without «contrôlé», «hiver», «soir», «prison»; "Conduite après usage de stupéfiants : un délit sans seuil de tolérance" comes first, without «hiver», «soir», «135», «80»',
-  "combien d'heures attendre après trois bières pour reprendre le volant":
-    'the answer is #2, without «reprendre», «volant»; "Reprendre le volant après des années sans conduire" comes first, without «attendre», «trois», «bières»',
-  "j'ai rayé une voiture garée sur un parking et je suis parti sans laisser de mot, qu'est-ce que je risque":
-    'no accepted record on the first page: "Arrêt et stationnement : gênant, très gênant, dangereux" comes first (without «rares», «parking», «mot»); the answer holds other words',
-  "la voiture glisse sur une nappe d'eau sous un orage sur l'A7, comment réagir sans perdre le contrôle":
-    'the answer is #2, without «nappe», «sous», «orage», «A7», «sans», «perdre»; "Orages et routes inondées" comes first, without «glisse», «nappe», «A7», «réagir», «perdre», «contrôle»',
   "trajet Paris–Marseille en une journée : toutes les combien faire une pause pour ne pas s'endormir":
     'the answer is #2, without «Paris», «Marseille», «journée»; "Partir en vacances avec des enfants : préparer le trajet" comes first, without «Paris», «Marseille»',
   "passer à l'orange est-ce une infraction, sanction pour feu rouge et texte de loi applicable":
