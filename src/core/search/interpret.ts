@@ -9,7 +9,14 @@ import { closestWords, maxEdits, splitWord } from './correct.js'
 import { BUNDLED_ENGLISH, type EnglishVocabulary } from './english.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
-import { isMeasure, numberSpellings, UNIT_NAMES, withMeasures, type MeasureToken } from './measures.js'
+import {
+  isMeasure,
+  numberSpellings,
+  splitJoinedWords,
+  UNIT_NAMES,
+  withMeasures,
+  type MeasureToken,
+} from './measures.js'
 import { ignoredWords } from './stop-words.js'
 import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
 
@@ -56,7 +63,8 @@ const ALIAS_WEIGHT = 0.8
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 const MAX_CORRECTIONS = 8
 
-export function interpretQuery(q: string, context: InterpretContext): QueryPlan {
+export function interpretQuery(typed: string, context: InterpretContext): QueryPlan {
+  const q = splitJoinedWords(typed)
   const tokens = withMeasures(q, queryTokens(q))
   const english = (context.english ?? BUNDLED_ENGLISH).isEnglish(
     tokens.map((t) => t.word),
