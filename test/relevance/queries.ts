@@ -23,7 +23,10 @@
  *   "50cc", "2 secondes"), often not the records' spelling ("3 750 €", "deux secondes") or a figure
  *   inside one of the records' ranges (issue 31).
  * - english: a question in English, as a foreign learner living in France, an English-speaking
- *   parent or an assistant sends it over French records (issue 46).
+ *   parent or an assistant sends it over French records (issue 46);
+ * - paraphrase: a thing described by its look or effect, without the records' term (a sign by its
+ *   shape and colour, the dashboard's lights, a hit-and-run told as what happened);
+ * - entity: the school, its people and its offers, asked for by what they do or cost.
  */
 
 export const CATEGORIES = [
@@ -37,6 +40,8 @@ export const CATEGORIES = [
   'agent',
   'number',
   'english',
+  'paraphrase',
+  'entity',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -464,4 +469,30 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['english', 'what do the dashboard warning lights mean', ['page-d6e14f0199071c6e'], 'foreign learner: warning lights'],
   ['english', 'what to do if I failed my driving test', ['page-aa88057f4e28e9e6'], 'foreign learner: after a failed test'],
   ['english', 'what is the fine for speeding', ['fait-76df92af667c296a'], 'assistant in English: speeding fines'],
+  ['paraphrase', 'le panneau jaune en forme de carré sur la pointe', ['fait-01fa74b7e837a6ce', 'page-a7c0b4decdab0c9c'], 'learner: a sign described by its look'],
+  ['paraphrase', 'panneau rouge à huit côtés', ['fait-2195dd5b0ff4b39d', 'page-d92d78483a06f03f', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: the stop by its shape'],
+  ['paraphrase', 'que veut dire un panneau rond avec un fond bleu', ['page-6ea4d0aeaf60024f', 'page-d92d78483a06f03f'], 'learner: round blue signs'],
+  ['paraphrase', 'panneau en triangle avec la pointe en bas', ['fait-9be92968cd7804f6', 'page-1cc6b7dfdc9fc04f', 'page-d92d78483a06f03f'], 'learner: give way by its shape'],
+  ['paraphrase', "une petite lumière rouge s'allume derrière le volant", ['page-d6e14f0199071c6e'], 'new driver: a warning light'],
+  ['paraphrase', 'que signifie le voyant orange moteur', ['page-d6e14f0199071c6e'], 'new driver: orange warning light'],
+  ['paraphrase', "j'ai abîmé une voiture stationnée et je suis parti sans laisser de mot", ['fait-48932ee0e8f4329c'], 'driver: hit-and-run without the word'],
+  ['paraphrase', 'un chevreuil a traversé devant moi au coucher du soleil', ['page-d347b15fbb81df23'], 'driver: wildlife at dusk'],
+  ['paraphrase', "je n'ai plus aucun point sur mon permis", ['fait-50cfb3a0fbf83335'], 'driver: zero points'],
+  ['paraphrase', "on m'a retiré tous mes points", ['fait-50cfb3a0fbf83335'], 'driver: every point lost'],
+  ['paraphrase', 'le papier rose avec trois volets', ['page-6a5a38686c3dfd81'], 'parent: the old pink licence'],
+  ['paraphrase', "la petite voiture qu'on conduit sans permis", ['fait-f58c5a2949cdefac'], 'parent: a licence-free microcar'],
+  ['paraphrase', 'le truc pour souffler quand les gendarmes arrêtent', ['fait-5e4121330f55ab75', 'fait-43d4a05be9a07d8b', 'fait-b3164bb30e5f01f9'], 'learner: the breath test by its use'],
+  ['paraphrase', "la ligne blanche qu'on ne peut pas franchir", ['fait-b5c5d1d491feefd7'], 'learner: the solid line'],
+  ['paraphrase', 'le gilet fluo obligatoire dans la voiture', ['fait-5c2319ee25aed007'], 'parent: the high-visibility vest'],
+  ['paraphrase', 'rouler sans avoir jamais eu le permis', ['fait-c27ee8c5de4c0c28'], 'journalist: driving with no licence at all'],
+  ['entity', "adresse de l'auto-école Code & Conduite", ['brand-16395a25a8264e91'], 'parent: where the school is'],
+  ['entity', "numéro de téléphone de l'auto-école", ['brand-16395a25a8264e91'], 'parent: calling the school'],
+  ['entity', "qui dirige l'école", ['person-307dccedb9f3abfe'], "journalist: the school's head"],
+  ['entity', "qui s'occupe des plannings et de l'administratif", ['person-50c7eb2a186cc9e9'], 'learner: booking lessons'],
+  ['entity', 'combien coûte le forfait conduite accompagnée', ['offer-7de0e796a99f38d2'], 'parent: price of the AAC package'],
+  ['entity', 'prix du code en ligne', ['offer-af8acc670920ff5d', 'offer-338f1338f5167679'], 'learner: online theory price'],
+  ['entity', 'qui vérifie les règles publiées sur le site', ['page-2d8c1181691cb854', 'person-66309b5dbef5078a'], 'journalist: who checks the rules'],
+  ['entity', 'formation remorque B96 prix', ['offer-220d63a51d8ac3fb'], 'driver: trailer training price'],
+  ['entity', 'stage permis en deux semaines', ['offer-3198e1f3a2016b58'], 'learner: intensive course'],
+  ['entity', 'qui donne les cours de premiers secours', ['person-bd84590db2d66dbf'], 'parent: the first-aid trainer'],
 ]
