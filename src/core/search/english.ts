@@ -20,14 +20,14 @@ import { tokenize } from './tokenize.js'
 
 const reason = z.string().min(10)
 const words = z.array(z.string().min(1)).min(1)
-export const EnglishFileSchema = z.strictObject({
+const EnglishFileSchema = z.strictObject({
   version: z.int().positive(),
   about: z.string(),
   markers: z.strictObject({ words, reason }),
   function_words: z.array(z.strictObject({ words, reason })),
   glossary: z.array(z.strictObject({ en: words, fr: words, reason })),
 })
-export type EnglishFile = z.infer<typeof EnglishFileSchema>
+type EnglishFile = z.infer<typeof EnglishFileSchema>
 
 /** French stop words that are English words too ("a", "on", "as"): no sign of French in an English query. */
 const SHARED_WITH_ENGLISH: ReadonlySet<string> = new Set(['a', 'on', 'en', 'as', 'ma', 'me', 'ne', 'ton'])

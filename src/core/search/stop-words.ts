@@ -9,8 +9,10 @@
  *   "avoir le droit de"), so each keeps its meaning elsewhere. Measured on the relevance table
  *   (docs/search.md): 27 of its first 40 questions found nothing while question words were required.
  *
- * What stays significant on purpose: "sans" ("rouler sans assurance"), "plus" ("plus de sept
- * jours"), "avant"/"arrière", numbers, and every noun, even a vague one ("temps").
+ * Negation and quantity words ("aucun", "rien", "jamais", "plus", "sans", "après") are fillers too
+ * (issue 46): the shape of a question, not its subject ("je n'ai plus aucun point").
+ * What stays significant on purpose: "moins" ("moins cher"), "avant"/"arrière", numbers, and every
+ * noun, even a vague one ("temps").
  * If every word of a query is ignorable, they all count (docs/contract.md "Search semantics"), so "comment" alone
  * still searches for "comment".
  */
