@@ -60,6 +60,9 @@ export type InterpretContext = {
 const FORM_WEIGHT = 0.8
 const ALIAS_WEIGHT = 0.8
 
+/** What an English glossary word as typed weighs when the records hold it as a French word (« fine »). */
+const TYPED_ENGLISH_WEIGHT = 0.5
+
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 const MAX_CORRECTIONS = 8
 
@@ -129,7 +132,8 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
 
 /**
  * The glossary phrase of an English query at `at`, searched as the records' French terms only, in
- * place of the English words: « fine » is « amende », never the French adjective. Undefined when no
+ * front of the English words: « fine » is « amende » first, and the French adjective only at half
+ * weight (so match=all still finds what the word as typed found). Undefined when no
  * phrase starts there or none of its French terms is indexed.
  */
 function translation(
@@ -142,13 +146,18 @@ function translation(
   if (match === undefined) return undefined
   const group: Alternative[] = []
   const also: string[] = []
+  // The English words as typed still find what they found (match=all is widened, never narrowed:
+  // docs/contract.md "Search semantics"), at a weight that ranks the French terms first.
+  const own = alternative(folded.slice(at, at + match.length), TYPED_ENGLISH_WEIGHT, context.lexicon)
   for (const phrase of match.also) {
     const option = alternative(phrase.words, 1, context.lexicon)
     if (option === undefined) continue
     group.push(option)
     also.push(phrase.text)
   }
-  return group.length === 0 ? undefined : { length: match.length, group, also }
+  if (group.length === 0) return undefined
+  if (own !== undefined) group.push(own)
+  return { length: match.length, group, also }
 }
 
 /**
