@@ -43,8 +43,8 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     number: [31, 32, 2],
     english: [24, 24, 4],
     paraphrase: [11, 11, 5],
-    entity: [6, 7, 3],
-    all: [319, 329, 113],
+    entity: [5, 5, 3],
+    all: [318, 327, 113],
   },
   best: {
     keyword: [65, 65, 0],
@@ -58,8 +58,8 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     number: [33, 34, 0],
     english: [28, 28, 0],
     paraphrase: [15, 17, 0],
-    entity: [8, 10, 0],
-    all: [414, 449, 0],
+    entity: [7, 9, 0],
+    all: [413, 448, 0],
   },
 }
 
@@ -79,7 +79,9 @@ const KNOWN_MISSES: Record<string, string> = {
   'rouler sans avoir jamais eu le permis':
     'the answer is not first: "Rouler sans assurance : jusqu\'à 3 750 € d\'amende" comes first, holding «rouler» in its title; «sans» is no required word, and the answer says «conduire»',
   "numéro de téléphone de l'auto-école":
-    'the answer holds every word but ranks after pages that do: the organization is ranked with the school\'s promotion, after reference content (docs/search.md "Ranking")',
+    'no accepted record on the first page: the telephone is held only in organization_data, which the index does not search yet (docs/search.md "Known misses")',
+  "adresse de l'auto-école Code & Conduite":
+    'the answer is not first: the address is held only in organization_data, which the index does not search yet; "Remise à niveau pour conducteurs confirmés (3 heures)" comes first, holding «Code», «Conduite» and «adresse»',
   'qui donne les cours de premiers secours':
     'the answer is on the first page, without «donne», «cours»; "Sommaire du cours de code en dix chapitres" comes first, holding «cours» in its title',
   'test salivaire positif au THC deux jours après avoir fumé, sanctions prévues par le code de la route':

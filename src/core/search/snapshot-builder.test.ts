@@ -170,26 +170,3 @@ describe("an offer's price is searched", () => {
     expect(found(`tarif ${offer.title}`)).toContain(doc)
   })
 })
-
-describe("an organization's and a person's structured fields are searched", () => {
-  it('the address, telephone and legal name, and a job title, as text of the body', () => {
-    const brand = sample.find((r) => r.organization_data?.telephone !== undefined)!
-    const person = sample.find((r) => r.person_data?.job_title !== undefined)!
-    const { telephone, legal_name } = brand.organization_data!
-    expect(brand.text).not.toContain(telephone) // held only in the structured field: the index must search it
-    expect(searchedText(brand).body).toContain(`Téléphone : ${telephone}`)
-    expect(searchedText(brand).body).toContain(legal_name)
-    const postal = {
-      ...brand,
-      organization_data: {
-        address: { streetAddress: '3 quai des Tests', postalCode: '69002', addressLocality: 'Lyon' },
-      },
-    }
-    expect(searchedText(postal).body).toContain('Adresse : 3 quai des Tests 69002 Lyon')
-    expect(searchedText(person).body).toContain(person.person_data!.job_title)
-    const index = RecordIndex.build({ records: sample })
-    const found = (q: string) => index.search({ q, limit: 10, offset: 0 }).results.map((r) => r.doc)
-    expect(found(telephone!)).toContain(index.get(brand.id)!.doc)
-    expect(found('adresse auto-école')).toContain(index.get(brand.id)!.doc)
-  })
-})

@@ -75,37 +75,8 @@ function priceWords(offer: NonNullable<Fact['offer_data']>): string | undefined 
 }
 
 /**
- * The answers held only in structured fields, in words as people ask for them: the organization's
- * legal name, address and telephone (« adresse de l'auto-école », « numéro de téléphone »), a
- * person's job title and affiliation (« qui est la responsable pédagogique »). A structured address
- * (schema.org's PostalAddress) is read by its text values. Other fields (links, dates) answer no
- * question a word would ask.
- */
-function structuredWords(record: Fact, parts: string[]): void {
-  const organization = record.organization_data
-  if (organization !== undefined) {
-    if (organization.legal_name !== undefined) parts.push(organization.legal_name)
-    const address = organization.address
-    if (typeof address === 'string') parts.push(`Adresse : ${address}`)
-    else if (address !== undefined) {
-      const values = Object.values(address).filter(
-        (v): v is string | number => typeof v === 'string' || typeof v === 'number',
-      )
-      if (values.length > 0) parts.push(`Adresse : ${values.join(' ')}`)
-    }
-    if (organization.telephone !== undefined) parts.push(`Téléphone : ${organization.telephone}`)
-  }
-  const person = record.person_data
-  if (person !== undefined) {
-    if (person.job_title !== undefined) parts.push(person.job_title)
-    if (person.affiliation !== undefined) parts.push(person.affiliation)
-  }
-}
-
-/**
- * What is searched: the title, and as body the text, description, an offer's price, the
- * organization's and a person's structured fields (structuredWords) and references (source labels,
- * bibliography).
+ * What is searched: the title, and as body the text, description, an offer's price and references
+ * (source labels, bibliography).
  */
 export function searchedText(record: Fact): { title: string; body: string } {
   // Gathered with a loop, not by spreading the optional bibliography into an array literal: the
@@ -114,8 +85,6 @@ export function searchedText(record: Fact): { title: string; body: string } {
   const parts = [record.text, record.description ?? '']
   const price = record.offer_data === undefined ? undefined : priceWords(record.offer_data)
   if (price !== undefined) parts.push(price)
-  if (record.organization_data !== undefined || record.person_data !== undefined)
-    structuredWords(record, parts)
   for (const source of record.sources) parts.push(source.label)
   const bibliography = record.bibliography
   if (bibliography !== undefined) for (const entry of bibliography) parts.push(entry)
