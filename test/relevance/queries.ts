@@ -22,6 +22,11 @@
  * - number: a figure with or without its unit, as people type it ("25 km/h", "0,2 g/l", "3750 euros",
  *   "50cc", "2 secondes"), often not the records' spelling ("3 750 €", "deux secondes") or a figure
  *   inside one of the records' ranges (issue 31).
+ * - english: a question in English, as a foreign learner living in France, an English-speaking
+ *   parent or an assistant sends it over French records (issue 46);
+ * - paraphrase: a thing described by its look or effect, without the records' term (a sign by its
+ *   shape and colour, the dashboard's lights, a hit-and-run told as what happened);
+ * - entity: the school, its people and its offers, asked for by what they do or cost.
  */
 
 export const CATEGORIES = [
@@ -34,6 +39,9 @@ export const CATEGORIES = [
   'synonym',
   'agent',
   'number',
+  'english',
+  'paraphrase',
+  'entity',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -441,4 +449,60 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['number', 'vendre sa voiture déclaration 15 jours', ['fait-77916a4b1a6b5f0c'], 'seller'],
   ['number', 'contrôle technique 4 ans', ['fait-bf2defe46cfdbcec'], 'car owner'],
   ['number', 'pause toutes les 2 heures', ['expertise-fait-a23bc77253420ba4'], 'driver on a long trip'],
+  ['english', 'what is the speed limit on the motorway in France', ['fait-056fcf220a853dc5', 'page-275aea8107c7ebbf'], 'foreign learner: motorway limit'],
+  ['english', 'can I lose all my points', ['fait-50cfb3a0fbf83335', 'fait-76df92af667c296a', 'fait-dfc70f2f0b32bacc'], 'foreign learner: losing every point'],
+  ['english', 'what happens if I have no points left on my licence', ['fait-50cfb3a0fbf83335'], 'expat driver: zero points'],
+  ['english', 'what is the blood alcohol limit for new drivers', ['fait-caf3b6cc030e3cce'], 'parent, English-speaking: new-driver limit'],
+  ['english', 'is it legal to use my phone while driving', ['fait-125b5ac02b35114a', 'fait-0de1182918f6757c'], 'foreign learner: phone at the wheel'],
+  ['english', 'do passengers in the back have to wear a seat belt', ['fait-68e612e6f88dbbdd'], 'tourist: rear seat belts'],
+  ['english', 'what is the fine for driving without insurance', ['fait-7ddd36607beb68a8'], 'assistant in English: uninsured driving'],
+  ['english', 'who has priority at a junction with no signs', ['fait-577e77dae8e59b4b', 'page-ff68fd2b13340997'], 'foreign learner: priority to the right'],
+  ['english', 'how long does the probationary licence last', ['fait-75a8dfe4a8b51a13'], 'expat: probation period'],
+  ['english', 'what should I do at a stop sign', ['fait-2195dd5b0ff4b39d', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: stop sign'],
+  ['english', 'speed limit in town', ['fait-643b555e754f953d', 'page-275aea8107c7ebbf'], 'tourist: urban limit'],
+  ['english', 'can I drive in France with a foreign licence', ['page-5698ada2b301c8a8'], 'expat: foreign licence'],
+  ['english', 'what are the penalties for a hit and run', ['fait-48932ee0e8f4329c'], 'journalist in English: hit-and-run penalties'],
+  ['english', 'how many points do I get after the probationary period', ['fait-75a8dfe4a8b51a13'], 'expat: 12 points after probation'],
+  ['english', 'do I have to stop at a give way sign', ['fait-9be92968cd7804f6', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: give way'],
+  ['english', 'when should I use fog lights', ['fait-deaa0e3c5390c524', 'page-147fb0f5e1bfe14b'], 'foreign learner: fog lights'],
+  ['english', 'speed limit when it rains', ['fait-4a1e13a3fbcaf151'], 'tourist: limits in the rain'],
+  ['english', 'what do the dashboard warning lights mean', ['page-d6e14f0199071c6e'], 'foreign learner: warning lights'],
+  ['english', 'what to do if I failed my driving test', ['page-aa88057f4e28e9e6'], 'foreign learner: after a failed test'],
+  ['english', 'what is the fine for speeding', ['fait-76df92af667c296a'], 'assistant in English: speeding fines'],
+  ['paraphrase', 'le panneau jaune en forme de carré sur la pointe', ['fait-01fa74b7e837a6ce', 'page-a7c0b4decdab0c9c'], 'learner: a sign described by its look'],
+  ['paraphrase', 'panneau rouge à huit côtés', ['fait-2195dd5b0ff4b39d', 'page-d92d78483a06f03f', 'page-1cc6b7dfdc9fc04f'], 'foreign learner: the stop by its shape'],
+  ['paraphrase', 'que veut dire un panneau rond avec un fond bleu', ['page-6ea4d0aeaf60024f', 'page-d92d78483a06f03f'], 'learner: round blue signs'],
+  ['paraphrase', 'panneau en triangle avec la pointe en bas', ['fait-9be92968cd7804f6', 'page-1cc6b7dfdc9fc04f', 'page-d92d78483a06f03f'], 'learner: give way by its shape'],
+  ['paraphrase', "une petite lumière rouge s'allume derrière le volant", ['page-d6e14f0199071c6e'], 'new driver: a warning light'],
+  ['paraphrase', 'que signifie le voyant orange moteur', ['page-d6e14f0199071c6e'], 'new driver: orange warning light'],
+  ['paraphrase', "j'ai abîmé une voiture stationnée et je suis parti sans laisser de mot", ['fait-48932ee0e8f4329c'], 'driver: hit-and-run without the word'],
+  ['paraphrase', 'un chevreuil a traversé devant moi au coucher du soleil', ['page-d347b15fbb81df23'], 'driver: wildlife at dusk'],
+  ['paraphrase', "je n'ai plus aucun point sur mon permis", ['fait-50cfb3a0fbf83335'], 'driver: zero points'],
+  ['paraphrase', "on m'a retiré tous mes points", ['fait-50cfb3a0fbf83335'], 'driver: every point lost'],
+  ['paraphrase', 'le papier rose avec trois volets', ['page-6a5a38686c3dfd81'], 'parent: the old pink licence'],
+  ['paraphrase', "la petite voiture qu'on conduit sans permis", ['fait-f58c5a2949cdefac'], 'parent: a licence-free microcar'],
+  ['paraphrase', 'le truc pour souffler quand les gendarmes arrêtent', ['fait-5e4121330f55ab75', 'fait-43d4a05be9a07d8b', 'fait-b3164bb30e5f01f9'], 'learner: the breath test by its use'],
+  ['paraphrase', "la ligne blanche qu'on ne peut pas franchir", ['fait-b5c5d1d491feefd7'], 'learner: the solid line'],
+  ['paraphrase', 'le gilet fluo obligatoire dans la voiture', ['fait-5c2319ee25aed007'], 'parent: the high-visibility vest'],
+  ['paraphrase', 'rouler sans avoir jamais eu le permis', ['fait-c27ee8c5de4c0c28'], 'journalist: driving with no licence at all'],
+  ['entity', "adresse de l'auto-école Code & Conduite", ['brand-16395a25a8264e91'], 'parent: where the school is'],
+  ['entity', "numéro de téléphone de l'auto-école", ['brand-16395a25a8264e91'], 'parent: calling the school'],
+  ['entity', "qui dirige l'école", ['person-307dccedb9f3abfe'], "journalist: the school's head"],
+  ['entity', "qui s'occupe des plannings et de l'administratif", ['person-50c7eb2a186cc9e9'], 'learner: booking lessons'],
+  ['entity', 'combien coûte le forfait conduite accompagnée', ['offer-7de0e796a99f38d2'], 'parent: price of the AAC package'],
+  ['entity', 'prix du code en ligne', ['offer-af8acc670920ff5d', 'offer-338f1338f5167679'], 'learner: online theory price'],
+  ['entity', 'qui vérifie les règles publiées sur le site', ['page-2d8c1181691cb854', 'person-66309b5dbef5078a'], 'journalist: who checks the rules'],
+  ['entity', 'formation remorque B96 prix', ['offer-220d63a51d8ac3fb'], 'driver: trailer training price'],
+  ['entity', 'stage permis en deux semaines', ['offer-3198e1f3a2016b58'], 'learner: intensive course'],
+  ['entity', 'qui donne les cours de premiers secours', ['person-bd84590db2d66dbf'], 'parent: the first-aid trainer'],
+  ['english', 'do I need winter tyres in the mountains', ['fait-79148f29a2f709e5'], 'foreign learner: mountain winter rule'],
+  ['english', 'can my son start accompanied driving at 15', ['fait-4f8365290f86b6bc', 'fait-806708c592e72c22', 'offer-7de0e796a99f38d2'], 'English-speaking parent: AAC at 15'],
+  ['english', 'what is the speed limit for new drivers', ['fait-153a2400e448d637'], 'expat parent: probation speed limits'],
+  ['english', 'what happens if I refuse a breath test', ['fait-43d4a05be9a07d8b'], 'assistant in English: refusing the test'],
+  ['english', 'can I overtake a cyclist on a country road', ['page-218cc2b1ccae9244'], 'tourist: passing distance for cyclists'],
+  ['english', 'can I park on the pavement', ['fait-8caa28720a6c4e0c'], 'tourist: pavement parking'],
+  ['english', 'what is the alcohol limit in France', ['fait-b3164bb30e5f01f9'], 'tourist: legal limit'],
+  ['english', 'do I need to carry a warning triangle and a hi-vis vest', ['fait-5c2319ee25aed007'], 'foreign driver: mandatory equipment'],
+  ['paraphrase', 'le panneau bleu carré avec un P', ['page-9d5e6f1b0f02597f', 'page-d92d78483a06f03f'], 'learner: an indication sign by its look'],
+  ['paraphrase', "la bande sur le côté de l'autoroute pour s'arrêter en panne", ['fait-e2c5379e909c49bb'], 'learner: the hard shoulder without its name'],
 ]

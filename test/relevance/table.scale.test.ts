@@ -32,33 +32,39 @@ type Floor = [first: number, firstPage: number, zero: number]
 /** What the search reached (docs/search.md, "The table"): [right record first, on the first page, zero results at most]. */
 const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
   all: {
-    keyword: [63, 64, 1],
-    question: [40, 42, 21],
+    keyword: [64, 64, 1],
+    question: [41, 43, 20],
     'word-form': [36, 38, 6],
     'everyday-word': [36, 38, 10],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [30, 31, 6],
-    agent: [3, 3, 57],
-    number: [30, 32, 2],
-    all: [274, 285, 103],
+    agent: [4, 4, 56],
+    number: [31, 32, 2],
+    english: [24, 24, 4],
+    paraphrase: [11, 11, 5],
+    entity: [5, 5, 3],
+    all: [318, 327, 113],
   },
   best: {
-    keyword: [64, 65, 0],
-    question: [56, 65, 0],
+    keyword: [65, 65, 0],
+    question: [57, 65, 0],
     'word-form': [39, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [34, 39, 0],
-    agent: [50, 59, 0],
-    number: [32, 34, 0],
-    all: [355, 393, 0],
+    agent: [55, 60, 0],
+    number: [33, 34, 0],
+    english: [28, 28, 0],
+    paraphrase: [15, 17, 0],
+    entity: [7, 9, 0],
+    all: [413, 448, 0],
   },
 }
 
 /** The held-out table under best match, all categories together: [right record first, on the first page, zero results at most]. */
-const HELD_OUT_FLOOR: Floor = [134, 148, 0]
+const HELD_OUT_FLOOR: Floor = [136, 148, 0]
 
 /**
  * Queries whose first result under best match is not an accepted record, and why (docs/search.md,
@@ -66,12 +72,22 @@ const HELD_OUT_FLOOR: Floor = [134, 148, 0]
  * first instead.
  */
 const KNOWN_MISSES: Record<string, string> = {
-  '0,2 g/l jeune conducteur':
-    'the answer is #2; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, holding every word, two of them in its title',
+  "une petite lumière rouge s'allume derrière le volant":
+    'the answer is #4, without «allume», «volant»; "Feu de véhicule : réagir vite" comes first, holding «rouge», «derrière» and a «voyant» beside «petite lumière»: the sentence\'s context words outweigh the look the alias reads',
+  "on m'a retiré tous mes points":
+    'the answer is not first: "Excès de vitesse : amendes et retraits de points selon l\'écart" comes first, holding «retiré» (retrait) and «points»; «tous» is a filler, so «every point» is not read as «solde nul»',
+  'rouler sans avoir jamais eu le permis':
+    'the answer is not first: "Rouler sans assurance : jusqu\'à 3 750 € d\'amende" comes first, holding «rouler» in its title; «sans» is no required word, and the answer says «conduire»',
+  "numéro de téléphone de l'auto-école":
+    'no accepted record on the first page: the telephone is held only in organization_data, which the index does not search yet (docs/search.md "Known misses")',
+  "adresse de l'auto-école Code & Conduite":
+    'the answer is not first: the address is held only in organization_data, which the index does not search yet; "Remise à niveau pour conducteurs confirmés (3 heures)" comes first, holding «Code», «Conduite» and «adresse»',
+  'qui donne les cours de premiers secours':
+    'the answer is on the first page, without «donne», «cours»; "Sommaire du cours de code en dix chapitres" comes first, holding «cours» in its title',
+  'test salivaire positif au THC deux jours après avoir fumé, sanctions prévues par le code de la route':
+    'the answer is #2, without «THC», «jours», «fumer», «prévues»; "Refuser les vérifications d\'alcoolémie : un délit" comes first, without «THC», «jours», «fumer», «prévues» («après», in the answer\'s title, is no required word)',
   '130 kmh autoroute quand il pleut':
     'the answer is #2; "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every word but «pleut» (pluie), «130 km/h» and «autoroute» in its title',
-  'alcool jeune conducteur':
-    'the answer is #3; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, holding every word',
   'à partir de quel âge peut-on passer le permis ?':
     'the answer is #3; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, holding every word',
   "combien d'heures de conduite faut-il pour avoir le permis ?":
@@ -94,8 +110,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2; "Refuser les vérifications d\'alcoolémie : un délit" comes first, holding every word',
   'est-ce que je peux mettre mon fils de 8 ans devant à côté de moi':
     'the answer is #3, without «8», «devant», «côté»; "Vitesse et champ visuel : l\'effet tunnel" comes first, without «8», «ans»',
-  "au bout de combien de temps l'alcool part du sang après une soirée":
-    'the answer is #2, without «part», «après»; "Cannabis et conduite : des effets durables" comes first, without «part»',
   "qu'est-ce qu'il faut faire si on a raté sa sortie sur l'autoroute":
     'the answer is #3, without «raté»; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, without «sortie autoroute»',
   "que se passe-t-il si je rate l'examen de conduite, est-ce que je dois repasser le code":
@@ -128,22 +142,12 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #6, without «ligne»; "Accès code en ligne seul (3 mois)" comes first, holding every word',
   'moniteurs auto-école':
     'no accepted record on the first page: "Choisir son école de conduite : les bonnes questions à poser" comes first; the answer holds other words',
-  'limitation vitesse autoroute jeune conducteur permis probatoire pluie France':
-    'the answer is #2, without «pluie», «France»; "Permis à 17 ans : ce qui a changé pour les jeunes conducteurs" comes first, without «autoroute», «pluie»',
   'contrôlé hier soir à 135 sur une route à 80, est-ce un délit, je risque la prison ?':
     'the answer is #2, without «contrôlé», «hiver», «soir», «prison»; "Conduite après usage de stupéfiants : un délit sans seuil de tolérance" comes first, without «hiver», «soir», «135», «80»',
-  "combien d'heures attendre après trois bières pour reprendre le volant":
-    'the answer is #2, without «reprendre», «volant»; "Reprendre le volant après des années sans conduire" comes first, without «attendre», «trois», «bières»',
-  "j'ai rayé une voiture garée sur un parking et je suis parti sans laisser de mot, qu'est-ce que je risque":
-    'no accepted record on the first page: "Arrêt et stationnement : gênant, très gênant, dangereux" comes first (without «rares», «parking», «mot»); the answer holds other words',
-  "la voiture glisse sur une nappe d'eau sous un orage sur l'A7, comment réagir sans perdre le contrôle":
-    'the answer is #2, without «nappe», «sous», «orage», «A7», «sans», «perdre»; "Orages et routes inondées" comes first, without «glisse», «nappe», «A7», «réagir», «perdre», «contrôle»',
   "trajet Paris–Marseille en une journée : toutes les combien faire une pause pour ne pas s'endormir":
     'the answer is #2, without «Paris», «Marseille», «journée»; "Partir en vacances avec des enfants : préparer le trajet" comes first, without «Paris», «Marseille»',
   "passer à l'orange est-ce une infraction, sanction pour feu rouge et texte de loi applicable":
     'the answer is #2, without «passer», «infraction», «sanction», «texte», «loi», «applicable»; "Laisser passer les véhicules d\'urgence" comes first, without «infraction», «sanction», «texte», «loi», «applicable»',
-  "refus de souffler dans l'éthylotest lors d'un contrôle, peine encourue":
-    "the answer is #2, without «souffler», «contrôle», «encourue»; \"Refus d'obtempérer : ne pas s'arrêter à la sommation d'un agent\" comes first, without «souffler», «éthylotest», «encourue»",
   "qui s'occupe des familles en conduite accompagnée dans l'équipe de l'auto-école":
     'the answer is #3, without «occupe», «équipe», «auto école»; "Code & Conduite" comes first, without «occupe», «familles»',
 }

@@ -40,8 +40,13 @@ export class AliasTable {
   /** By first word: the phrases starting with it (longest first) and their aliases. */
   readonly #byFirstWord = new Map<string, { words: readonly string[]; also: AliasPhrase[] }[]>()
 
-  constructor(file: AliasFile) {
+  /**
+   * `significant` says which folded words of a phrase are matched (by default, those not ignored by
+   * every query; the English glossary matches English words that are French fillers, such as « car »).
+   */
+  constructor(file: AliasFile, significant: (word: string) => boolean = (w) => !isIgnorable(w)) {
     this.version = file.version
+    const toPhrase = (text: string): AliasPhrase => phraseOf(text, significant)
     for (const entry of file.aliases) {
       const pairs =
         'same' in entry
@@ -71,8 +76,8 @@ export class AliasTable {
 }
 
 /** A phrase's significant folded words: "bande d'arrêt d'urgence" must find bande, arret, urgence. */
-function toPhrase(text: string): AliasPhrase {
-  const words = tokenize(text).filter((w) => !isIgnorable(w))
+function phraseOf(text: string, significant: (word: string) => boolean): AliasPhrase {
+  const words = tokenize(text).filter(significant)
   if (words.length === 0) throw new Error(`aliases: "${text}" has no significant word`)
   return { text, words }
 }

@@ -317,3 +317,30 @@ describe('a corrector that only helps (on records written for each rule)', () =>
     }
   })
 })
+
+describe('an English query', () => {
+  it('drops its English function words and corrects no English word into French', () => {
+    const page = search('can I lose all my points')
+    expect(page.interpretation!.corrected).toEqual([])
+    expect(page.interpretation!.ignored).toEqual(expect.arrayContaining(['can', 'I', 'all', 'my']))
+    expect(page.interpretation!.words).toEqual(['lose', 'points'])
+  })
+
+  it('reads a glossary word as the records’ French term first, and still finds the word as typed', () => {
+    const page = search('what is the fine for speeding', 10)
+    expect(page.interpretation!.expanded).toContainEqual({ word: 'fine', with: ['amende'] })
+    expect(page.results[0]!.record.id).toBe('fait-76df92af667c296a')
+    // match=all is widened, never narrowed: a record holding the French adjective « fine » keeps matching « fine ».
+    const typedAlone = search('fine').results.map((e) => e.record.id)
+    const english = new Set(search('what is fine', 100).results.map((e) => e.record.id))
+    for (const id of typedAlone) expect(english.has(id), id).toBe(true)
+  })
+
+  it('leaves a French sentence with an English word in it French', () => {
+    expect(search('permis à 17 ans in Lyon').interpretation!.ignored).not.toContain('ans')
+    expect(search('la voiture est fine').interpretation!.expanded).not.toContainEqual({
+      word: 'fine',
+      with: ['amende'],
+    })
+  })
+})

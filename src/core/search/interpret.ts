@@ -6,9 +6,17 @@
  */
 import type { AliasMatch, AliasPhrase, AliasTable } from './aliases.js'
 import { closestWords, maxEdits, splitWord } from './correct.js'
+import { BUNDLED_ENGLISH, type EnglishVocabulary } from './english.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
-import { isMeasure, numberSpellings, UNIT_NAMES, withMeasures, type MeasureToken } from './measures.js'
+import {
+  isMeasure,
+  numberSpellings,
+  splitJoinedWords,
+  UNIT_NAMES,
+  withMeasures,
+  type MeasureToken,
+} from './measures.js'
 import { ignoredWords } from './stop-words.js'
 import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
 
@@ -40,6 +48,8 @@ export type InterpretContext = {
   aliases: AliasTable
   /** An indexed word as the records write it (accents kept), for the answer. */
   display: (term: number) => string
+  /** The English-query mode's vocabulary (data/search/english.json by default). */
+  english?: EnglishVocabulary
 }
 
 /**
@@ -50,12 +60,23 @@ export type InterpretContext = {
 const FORM_WEIGHT = 0.8
 const ALIAS_WEIGHT = 0.8
 
+/** What an English glossary word as typed weighs when the records hold it as a French word (« fine »). */
+const TYPED_ENGLISH_WEIGHT = 0.5
+
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 const MAX_CORRECTIONS = 8
 
-export function interpretQuery(q: string, context: InterpretContext): QueryPlan {
+export function interpretQuery(typed: string, context: InterpretContext): QueryPlan {
+  const q = splitJoinedWords(typed)
   const tokens = withMeasures(q, queryTokens(q))
-  const ignorable = ignoredWords(tokens.map((t) => t.word))
+  const english = (context.english ?? BUNDLED_ENGLISH).isEnglish(
+    tokens.map((t) => t.word),
+    (w) => context.lexicon.termId(w) !== undefined,
+  )
+  const vocabulary = context.english ?? BUNDLED_ENGLISH
+  const ignorable = english
+    ? tokens.map((t) => vocabulary.isIgnorableInEnglish(t.word))
+    : ignoredWords(tokens.map((t) => t.word))
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
@@ -68,7 +89,10 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
     return { words, interpretation }
   }
   interpretation.ignored = [...new Set(tokens.filter((_, i) => ignorable[i]).map((t) => t.typed))]
-  const corrected = correctWords(significant, tokens, context, interpretation.corrected)
+  // An English query is never corrected: its words are English, not misspelt French ("lose" is not "posé").
+  const corrected = english
+    ? significant
+    : correctWords(significant, tokens, context, interpretation.corrected)
   const folded = corrected.map((t) => t.word)
   const words: PlannedWord[] = []
   for (let at = 0; at < corrected.length;) {
@@ -77,6 +101,18 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
       words.push({ shown: token.typed, group: measureGroup(token, context.lexicon) })
       interpretation.words.push(token.typed)
       at++
+      continue
+    }
+    const translated = english ? translation(folded, at, vocabulary, context) : undefined
+    if (translated !== undefined) {
+      const shown = corrected
+        .slice(at, at + translated.length)
+        .map((t) => t.typed)
+        .join(' ')
+      words.push({ shown, group: translated.group })
+      interpretation.words.push(shown)
+      interpretation.expanded.push({ word: shown, with: translated.also })
+      at += translated.length
       continue
     }
     const alias = context.aliases.match(folded, at)
@@ -92,6 +128,36 @@ export function interpretQuery(q: string, context: InterpretContext): QueryPlan 
     at += span
   }
   return { words, interpretation }
+}
+
+/**
+ * The glossary phrase of an English query at `at`, searched as the records' French terms only, in
+ * front of the English words: « fine » is « amende » first, and the French adjective only at half
+ * weight (so match=all still finds what the word as typed found). Undefined when no
+ * phrase starts there or none of its French terms is indexed.
+ */
+function translation(
+  folded: readonly string[],
+  at: number,
+  vocabulary: EnglishVocabulary,
+  context: InterpretContext,
+): { length: number; group: TermGroup; also: string[] } | undefined {
+  const match = vocabulary.glossary.match(folded, at)
+  if (match === undefined) return undefined
+  const group: Alternative[] = []
+  const also: string[] = []
+  // The English words as typed still find what they found (match=all is widened, never narrowed:
+  // docs/contract.md "Search semantics"), at a weight that ranks the French terms first.
+  const own = alternative(folded.slice(at, at + match.length), TYPED_ENGLISH_WEIGHT, context.lexicon)
+  for (const phrase of match.also) {
+    const option = alternative(phrase.words, 1, context.lexicon)
+    if (option === undefined) continue
+    group.push(option)
+    also.push(phrase.text)
+  }
+  if (group.length === 0) return undefined
+  if (own !== undefined) group.push(own)
+  return { length: match.length, group, also }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Fact } from '../records/record.js'
-import { numberSpellings, withMeasures } from './measures.js'
+import { numberSpellings, splitJoinedWords, withMeasures } from './measures.js'
 import { RecordIndex, toIndexQuery } from './record-index.js'
 import { queryTokens } from './tokenize.js'
 
@@ -93,5 +93,19 @@ describe('numberSpellings', () => {
     expect(numberSpellings(['3'])).toEqual([['3'], ['troi']]) // « trois » as the index folds it
     expect(numberSpellings(['1'])).toEqual([['1']])
     expect(numberSpellings(['0', '5'])).toEqual([['0', '5']])
+  })
+})
+
+describe('a number joined to a plain word', () => {
+  it('is split from it, so « 17ans » is read as « 17 ans »', () => {
+    expect(splitJoinedWords('permis 17ans')).toBe('permis 17 ans')
+    expect(splitJoinedWords('perdu 6points en 3mois')).toBe('perdu 6 points en 3 mois')
+    expect(splitJoinedWords('un 2roues')).toBe('un 2 roues')
+  })
+
+  it('leaves codes, units and words alone', () => {
+    expect(splitJoinedWords('article r412 et 3pmsf')).toBe('article r412 et 3pmsf')
+    expect(splitJoinedWords('50km/h et 0,5g')).toBe('50km/h et 0,5g')
+    expect(splitJoinedWords('ans 17')).toBe('ans 17')
   })
 })

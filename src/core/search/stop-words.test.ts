@@ -12,13 +12,20 @@ const ignored = (q: string) => {
 const folded = (text: string) => tokenize(text)
 
 describe('fillers', () => {
+  it('read negation and quantity words as the shape of the question, not as required words', () => {
+    expect(ignored("je n'ai plus aucun point").kept).toEqual(folded('point'))
+    expect(ignored("je n'ai jamais eu d'accident, rien reçu").kept).toEqual(folded('accident reçu'))
+    expect(ignored('combien de temps après une soirée').kept).toEqual(folded('soirée'))
+    expect(ignored('rouler sans assurance entre deux villes').kept).toEqual(
+      folded('rouler assurance deux villes'),
+    )
+  })
+
   it('drop multi-word question phrases as a whole, where their words alone would count', () => {
     expect(ignored("est-ce que j'ai le droit de doubler par la droite").kept).toEqual(
       folded('doubler droite'),
     )
-    expect(ignored('que se passe-t-il si je roule sans assurance').kept).toEqual(
-      folded('roule sans assurance'),
-    )
+    expect(ignored('que se passe-t-il si je roule sans assurance').kept).toEqual(folded('roule assurance'))
     expect(ignored('au bout de combien de temps récupère-t-on ses points').kept).toEqual(
       folded('récupère points'),
     )

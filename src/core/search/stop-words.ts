@@ -9,8 +9,10 @@
  *   "avoir le droit de"), so each keeps its meaning elsewhere. Measured on the relevance table
  *   (docs/search.md): 27 of its first 40 questions found nothing while question words were required.
  *
- * What stays significant on purpose: "sans" ("rouler sans assurance"), "plus" ("plus de sept
- * jours"), "avant"/"arrière", numbers, and every noun, even a vague one ("temps").
+ * Negation and quantity words ("aucun", "rien", "jamais", "plus", "sans", "après") are fillers too
+ * (issue 46): the shape of a question, not its subject ("je n'ai plus aucun point").
+ * What stays significant on purpose: "moins" ("moins cher"), "avant"/"arrière", numbers, and every
+ * noun, even a vague one ("temps").
  * If every word of a query is ignorable, they all count (docs/contract.md "Search semantics"), so "comment" alone
  * still searches for "comment".
  */
@@ -97,7 +99,17 @@ export const FillerFileSchema = z.strictObject({
   about: z.string(),
   words: z.array(
     z.strictObject({
-      kind: z.enum(['interrogative', 'auxiliary', 'function', 'politeness', 'assistant', 'sms', 'english']),
+      kind: z.enum([
+        'interrogative',
+        'auxiliary',
+        'function',
+        'negation',
+        'quantity',
+        'politeness',
+        'assistant',
+        'sms',
+        'english',
+      ]),
       words: z.array(z.string().min(1)).min(1),
       reason,
       /** A listed word kept when it follows one of these ("permis C" is a licence, "c koi" an SMS "c'est"). */
@@ -165,6 +177,9 @@ export class Fillers {
 
 // Queries are folded with plurals folded ("toutes" is searched as "toute"): the lists are compared the same way.
 const STOP_WORDS_FOLDED: ReadonlySet<string> = new Set([...STOP_WORDS].map(foldPlural))
+
+/** Whether a folded word is one of the contract's stop words (not a filler). */
+export const isContractStopWord = (word: string): boolean => STOP_WORDS_FOLDED.has(word)
 
 /** A listed word must fold to exactly one word (no spaces, hyphens or elisions). */
 function oneWord(text: string): string {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { BUNDLED_ENGLISH, loadEnglish } from './english.js'
+import { tokenize } from './tokenize.js'
+
+const indexedFrench = new Set(tokenize('permis points amende fine vitesse autoroute ans lyon voiture car'))
+const isEnglish = (q: string) => BUNDLED_ENGLISH.isEnglish(tokenize(q), (w) => indexedFrench.has(w))
+
+describe('the English-query mode', () => {
+  it('reads a question in English as English', () => {
+    expect(isEnglish('can I lose all my points')).toBe(true)
+    expect(isEnglish('what is the speed limit on the motorway')).toBe(true)
+    expect(isEnglish('how long does the probationary licence last')).toBe(true)
+    expect(isEnglish('fine for using a phone while driving')).toBe(true)
+  })
+
+  it('reads a French query as French, even with an English word in it', () => {
+    expect(isEnglish('permis à 17 ans in Lyon')).toBe(false)
+    expect(isEnglish("je n'ai plus aucun point")).toBe(false)
+    expect(isEnglish('la voiture est fine')).toBe(false)
+    expect(isEnglish('speed limit')).toBe(false)
+    expect(isEnglish('car je roule vite')).toBe(false)
+  })
+
+  it('reads two English glossary phrases no French record holds as English, without function words', () => {
+    expect(isEnglish('penalties speeding')).toBe(true)
+  })
+
+  it('drops English function words only in English queries, and keeps English words French drops (« car »)', () => {
+    expect(BUNDLED_ENGLISH.isIgnorableInEnglish('does')).toBe(true)
+    expect(BUNDLED_ENGLISH.isIgnorableInEnglish('an')).toBe(true)
+    expect(BUNDLED_ENGLISH.isIgnorableInEnglish('car')).toBe(false)
+    expect(BUNDLED_ENGLISH.isIgnorableInEnglish('le')).toBe(true)
+  })
+
+  it('loads the bundled file, every glossary entry with its reason', () => {
+    expect(loadEnglish().version).toBeGreaterThan(0)
+    const words = tokenize('fine')
+    expect(BUNDLED_ENGLISH.glossary.match(words, 0)?.also.map((p) => p.text)).toEqual(['amende'])
+  })
+})
