@@ -15,7 +15,7 @@ export const interpretationOf = (envelope: SearchEnvelope): SearchInterpretation
 
 const quoted = (word: string) => `« ${word} »`
 /** « a », « a » et « b », « a », « b » et « c »: a French list, as a sentence reads it. */
-export const quotedList = (words: readonly string[]): string => {
+const quotedList = (words: readonly string[]): string => {
   const all = words.map(quoted)
   return all.length < 2 ? all.join('') : `${all.slice(0, -1).join(', ')} et ${all.at(-1)!}`
 }
