@@ -60,6 +60,13 @@ describe('the record card app', () => {
     expect(RECORD_CARD_URI).toMatch(/^ui:\/\//)
   })
 
+  it('keeps tools/list within 8 KB, the app’s metadata included', async () => {
+    const { tools } = await withApps.listTools()
+    // The answer as it goes on the wire: a JSON-RPC result around the list.
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools } })
+    expect(Buffer.byteLength(answer)).toBeLessThanOrEqual(8 * 1024)
+  })
+
   it('changes no tool result: a client that renders apps gets what one that renders none gets', async () => {
     const calls: [string, Record<string, unknown>][] = [
       ['search_facts', { q: 'vitesse en agglomération' }],
