@@ -4,31 +4,17 @@
  * the same property on thousands (target-reading.scale.test.ts).
  */
 import { afterAll, beforeAll, it } from 'vitest'
-import { loadConfig } from '../../src/config.js'
-import { loadInProcess } from '../../src/core/snapshots/load-snapshot.js'
-import { createService, type Service } from '../../src/service/service.js'
+import type { Service } from '../../src/service/service.js'
 import {
   expectOneReading,
-  routesSeen,
-  TARGET_READING_LIMIT,
+  startReadingService,
   type RoutesSeen,
 } from '../support/properties/target-reading.js'
-
-const FIXTURE = new URL('../fixtures/records.small.json', import.meta.url).pathname
 
 let service: Service
 let seen: RoutesSeen
 beforeAll(async () => {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RECORDS_FILE: FIXTURE,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_MINUTE: TARGET_READING_LIMIT,
-  })
-  service = await createService(config, { fastPath: false, load: loadInProcess })
-  seen = routesSeen(service)
-  await service.app.ready()
+  ;({ service, seen } = await startReadingService())
 })
 afterAll(() => service?.close())
 

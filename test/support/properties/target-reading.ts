@@ -22,7 +22,9 @@ import { DISCOVERY_ROOTS } from '../../../src/http/discovery/routes.js'
 import { PAGE_COUNTED_ROOTS } from '../../../src/http/pages/index.js'
 import { isUnderPath } from '../../../src/http/query.js'
 import { normaliseTarget } from '../../../src/http/target.js'
-import type { Service } from '../../../src/service/service.js'
+import { loadConfig } from '../../../src/config.js'
+import { loadInProcess } from '../../../src/core/snapshots/load-snapshot.js'
+import { createService, type Service } from '../../../src/service/service.js'
 
 /** The addresses whose requests count (docs/contract.md "Quota"), as the docs list them. */
 const COUNTED_ROOTS: readonly string[] = [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, '/mcp']
@@ -185,7 +187,7 @@ function exchange(service: Service, head: Buffer, address: string): Promise<Answ
 export type RoutesSeen = Map<string, string | undefined>
 
 /** Records the route template of every request the framework answers; call before `app.ready()`. */
-export function routesSeen(service: Service): RoutesSeen {
+function routesSeen(service: Service): RoutesSeen {
   const seen: RoutesSeen = new Map()
   service.app.addHook('onResponse', (req, _reply, done) => {
     seen.set(req.id, req.is404 ? undefined : req.routeOptions.url)
@@ -194,8 +196,25 @@ export function routesSeen(service: Service): RoutesSeen {
   return seen
 }
 
-/** The quota the service of this property must be built with (RATE_LIMIT_PER_MINUTE). */
-export const TARGET_READING_LIMIT = String(LIMIT)
+const FIXTURE = new URL('../../fixtures/records.small.json', import.meta.url).pathname
+
+/**
+ * The service this property runs against: the small fixture, a quota no generated target spends,
+ * the fast path off (the framework answers all, so `routesSeen` sees every route), ready to answer.
+ */
+export async function startReadingService(): Promise<{ service: Service; seen: RoutesSeen }> {
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RECORDS_FILE: FIXTURE,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+  })
+  const service = await createService(config, { fastPath: false, load: loadInProcess })
+  const seen = routesSeen(service)
+  await service.app.ready()
+  return { service, seen }
+}
 
 /**
  * Sends `count` generated targets and expects, for every one the parser accepts: a target holding
