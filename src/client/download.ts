@@ -11,7 +11,7 @@
  */
 import { UnexpectedResponseError } from './errors.js'
 import { sizeError, type ExchangeClock, type Limits } from './limits.js'
-import { wrapNetworkError } from './request.js'
+import { nextChunk } from './request.js'
 import type { Fact } from './wire.js'
 
 const NEWLINE = 0x0a
@@ -49,12 +49,7 @@ export async function* readNdjson(response: Response, reading: DownloadReading):
   }
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>
-      try {
-        chunk = await clock.wait(reader.read())
-      } catch (err) {
-        throw wrapNetworkError(err, url, signal, clock)
-      }
+      const chunk = await nextChunk(reader, url, signal, clock)
       if (clock.expired !== undefined) throw clock.expired
       if (chunk.done) break
       const bytes = chunk.value

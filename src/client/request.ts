@@ -169,6 +169,23 @@ async function send(url: URL, ctx: CallContext, clock: ExchangeClock): Promise<R
 }
 
 /**
+ * The next chunk of a body, read against the clock. A connection broken mid-body is as good as no
+ * response (and retried as such).
+ */
+export async function nextChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  url: URL | string,
+  signal: AbortSignal | undefined,
+  clock: ExchangeClock,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await clock.wait(reader.read())
+  } catch (err) {
+    throw wrapNetworkError(err, url, signal, clock)
+  }
+}
+
+/**
  * An abort stays the signal's reason, an expired clock its limit's error; anything else thrown by
  * fetch or a body read means no (whole) response arrived.
  */
@@ -200,13 +217,7 @@ async function readBody(response: Response, url: URL, ctx: CallContext, clock: E
     const reader = response.body.getReader()
     try {
       for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>
-        try {
-          chunk = await clock.wait(reader.read())
-        } catch (err) {
-          // The connection broke mid-body: as good as no response (and retried as such).
-          throw wrapNetworkError(err, url, ctx.signal, clock)
-        }
+        const chunk = await nextChunk(reader, url, ctx.signal, clock)
         if (chunk.done) break
         size += chunk.value.byteLength
         if (max !== 0 && size > max) throw sizeError('maxResponseBytes', max, url.href, 'the answer holds')
