@@ -189,7 +189,7 @@ export async function nextChunk(
  * An abort stays the signal's reason, an expired clock its limit's error; anything else thrown by
  * fetch or a body read means no (whole) response arrived.
  */
-export function wrapNetworkError(
+function wrapNetworkError(
   err: unknown,
   url: URL | string,
   signal: AbortSignal | undefined,
