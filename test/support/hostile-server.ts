@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fakeFact as hostileRecord } from './scripted-server.js'
 
 export type Behaviour = (req: IncomingMessage, res: ServerResponse, url: URL) => void
 export type Route = 'catalogue' | 'download' | 'changes' | 'record' | 'search'
@@ -24,19 +25,6 @@ export type HostileServer = {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
-
-/** A record with the fields a client reads; `n` makes its id. @public */
-export function hostileRecord(n: number) {
-  return {
-    id: `fait-${n.toString(16).padStart(16, '0')}`,
-    kind: 'fact',
-    title: `Record ${n}`,
-    text: `Text ${n}`,
-    url: `https://records.example.org/r/${n}`,
-    regions: ['France'],
-    sources: [],
-  }
-}
 
 /** A well-formed snapshot of `count` records: its lines in id order, its checksum, its publication id. */
 export function snapshotOf(count: number, publication = '1') {
