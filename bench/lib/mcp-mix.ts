@@ -1,8 +1,8 @@
 /**
  * MCP requests: `tools/call search_facts` JSON-RPC bodies, stateless, in the two protocol eras the
- * service serves (src/mcp/http.ts):
- * - 2025 ("legacy"): no initialize, no session; a stateless transport answers in JSON (since c6cfc0b;
- *   the SDK's built-in legacy leg answered with one Server-Sent Event).
+ * service serves (src/mcp/node-handler.ts):
+ * - 2025 ("legacy"): no initialize, no session; a stateless transport answers in JSON (the SDK's
+ *   built-in legacy leg would answer with one Server-Sent Event).
  * - 2026-07-28 ("modern"): the per-request `_meta` envelope plus the Mcp-Method/Mcp-Name headers the
  *   SDK requires (without them: 400, -32020); answered as plain JSON (responseMode 'json').
  */

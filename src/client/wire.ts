@@ -1,7 +1,7 @@
 /**
  * The wire format of the API, as plain TypeScript types: what the client sends and receives. The
  * client owns them so that `reference-records/client` carries no validation library, not even in its
- * type declarations; a type-level test (test/types/wire.test-d.ts) proves they equal the types the
+ * type declarations; a type-level test (test/types/wire.test.ts) proves they equal the types the
  * server infers from its one schema, so they cannot drift.
  */
 

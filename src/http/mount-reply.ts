@@ -1,6 +1,6 @@
 /**
- * What a plain handler mounted next to the API (MCP) may answer through the fast path: a reply read
- * whole, which the fast path sends after the guards' fields with the same writer as the API's
+ * What a plain handler mounted next to the API (MCP) may answer: a reply read whole, which the mount
+ * entry (mount-entry.ts) sends after the admission's fields with the same writer as the API's
  * answers (answer-writer.ts), or a handler that writes its own response.
  */
 import type { ServerResponse } from 'node:http'
@@ -14,7 +14,7 @@ export type MountReply = {
   length: number
 }
 
-/** What a mount answers a request with: a reply for the fast path to send, or a handler that writes its own response. */
+/** What a mount answers a request with: a reply for the mount entry to send, or a handler that writes its own response. */
 export type MountAnswer = { reply: MountReply } | { write(res: ServerResponse): Promise<void> }
 
 /** The fields of each mount reply's header object, flat: a kept reply shares its object, so they are listed once. */

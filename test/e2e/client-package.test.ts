@@ -62,7 +62,13 @@ const STRICT = {
   target: 'ES2023',
 }
 
-let packed: { filename: string; files: { path: string }[] }
+let packed: {
+  filename: string
+  files: { path: string }[]
+  size: number
+  unpackedSize: number
+  entryCount: number
+}
 let installed: Result
 let service: Spawned
 beforeAll(async () => {
@@ -96,6 +102,23 @@ afterAll(async () => {
 })
 
 describe('npm run pack:client', () => {
+  it('is as large as docs/client.md and its README say: the tarball, unpacked, and its files', () => {
+    // The figures went stale once (issue 44: "18 kB" for a 22.3 kB tarball). npm prints kB of 1 000
+    // bytes with one decimal; a tenth either way leaves room for the README's own edits.
+    const kB = (bytes: number) => bytes / 1000
+    for (const doc of ['docs/client.md', 'packages/client/README.md']) {
+      const text = readFileSync(join(ROOT, doc), 'utf8')
+      const [, unpacked, tarball, files] =
+        /([\d.]+) kB unpacked, a ([\d.]+) kB tarball, (\d+) files/.exec(text) ?? []
+      expect(unpacked, `${doc} states the package's sizes`).toBeDefined()
+      expect(Math.abs(Number(unpacked) - kB(packed.unpackedSize)), `${doc}: unpacked`).toBeLessThanOrEqual(
+        0.15,
+      )
+      expect(Math.abs(Number(tarball) - kB(packed.size)), `${doc}: tarball`).toBeLessThanOrEqual(0.15)
+      expect(Number(files), `${doc}: files`).toBe(packed.entryCount)
+    }
+  })
+
   it(`packs reference-records-client ${version}: the compiled client, its types, the license, no tests`, () => {
     expect(packed.filename).toBe(`reference-records-client-${version}.tgz`)
     const paths = packed.files.map((f) => f.path)

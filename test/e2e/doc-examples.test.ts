@@ -5,8 +5,12 @@
  * the code blocks of the Markdown files and run with bash (`pipefail`, so a failing `jq` or `grep`
  * after the pipe fails the example) against a service started on the bundled sample. Only the
  * address is rewritten to the service's; `curl` fails on an HTTP error (`--fail-with-body`), as a
- * reader would notice it. Examples for other hosts (a replica's internal name, a port of a bench
- * run) and commands that start or change things (`serve`, `publish`, `npm …`) are not taken.
+ * reader would notice it. A `sha256sum` of a file an earlier example wrote runs too (the examples
+ * run in order, in one folder).
+ *
+ * Every other shell block says why it cannot run here, in its fence's info string, after the
+ * language: ```` ```sh not-run: needs Docker ````. GitHub and the served guides show only the
+ * language; this test fails on a shell command it can neither run nor finds excused so.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -33,31 +37,53 @@ const PUBLIC = /https:\/\/records\.example\.org\b/g
 /** The CLI's commands that only read from a service (and write their own output files). */
 const READING_COMMANDS = /^(?:npx )?reference-records (?:search|get|catalogue|dump|sync|--version)\b/
 
-type Example = { file: string; line: number; command: string }
+/** A file an earlier example wrote, checked as the docs say. */
+const CHECKS = /^sha256sum \.\/[\w./-]+$/
 
-/** The commands of the shell code blocks (fenced `sh`, `bash`, `shell` or untagged), one per logical line. */
-function examples(): Example[] {
+type Example = { file: string; line: number; command: string }
+type Excused = Example & { reason: string }
+
+/** Whether this test runs `command`: a request to the documented addresses, a reading command, a check. */
+function runnable(command: string): boolean {
+  const runs =
+    (/^curl /.test(command) && (LOCAL.test(command) || PUBLIC.test(command))) ||
+    READING_COMMANDS.test(command) ||
+    CHECKS.test(command)
+  LOCAL.lastIndex = PUBLIC.lastIndex = 0
+  return runs
+}
+
+/**
+ * The commands of the shell code blocks (fenced `sh`, `bash`, `shell` or untagged), one per logical
+ * line: those this test runs, those of a block marked `not-run: reason`, and the rest, which are
+ * neither (a failure).
+ */
+function examples(): { found: Example[]; excused: Excused[]; unaccounted: Example[] } {
   const found: Example[] = []
+  const excused: Excused[] = []
+  const unaccounted: Example[] = []
   for (const file of DOCUMENTS) {
     const text = readFileSync(join(ROOT, file), 'utf8')
-    for (const block of text.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)) {
+    for (const block of text.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)) {
       if (!['', 'sh', 'bash', 'shell'].includes(block[1]!)) continue
+      const reason = /^\s+not-run:\s*(\S.*)$/.exec(block[2]!)?.[1]
       const startLine = text.slice(0, block.index).split('\n').length + 1
-      const lines = block[2]!.split('\n')
+      const lines = block[3]!.split('\n')
       for (let i = 0; i < lines.length; i++) {
         let command = lines[i]!
         const line = startLine + i
         while (command.endsWith('\\') && i + 1 < lines.length)
           command = `${command.slice(0, -1)} ${lines[++i]!.trim()}`
         command = withoutComment(command).trim()
-        if (/^curl /.test(command) && (LOCAL.test(command) || PUBLIC.test(command)))
-          found.push({ file, line, command })
-        else if (READING_COMMANDS.test(command)) found.push({ file, line, command })
-        LOCAL.lastIndex = PUBLIC.lastIndex = 0
+        if (command === '') continue
+        const example = { file, line, command }
+        if (runnable(command)) found.push(example)
+        else if (reason !== undefined) excused.push({ ...example, reason })
+        else unaccounted.push(example)
       }
     }
   }
-  return found
+  return { found, excused, unaccounted }
 }
 
 /** A trailing `# comment` (after white space, outside quotes). */
@@ -116,7 +142,7 @@ function run(command: string): Promise<{ code: number; stdout: string; stderr: s
   )
 }
 
-const found = examples()
+const { found, excused, unaccounted } = examples()
 
 describe('the shell examples of the docs', () => {
   it('are found: the API examples and the command line', () => {
@@ -125,6 +151,14 @@ describe('the shell examples of the docs', () => {
     expect(commands.some((c) => c.includes('/api/v1/changes?since='))).toBe(true)
     expect(commands.some((c) => c.includes('verification-age'))).toBe(true)
     expect(commands.some((c) => /^(npx )?reference-records search/.test(c))).toBe(true)
+  })
+
+  it('are each run here, or marked with why not (not-run: needs Docker, PostgreSQL, another host…)', () => {
+    const where = (e: Example) => `${e.file}:${e.line}: ${e.command}`
+    expect(unaccounted.map(where)).toEqual([])
+    // A reason says what is missing here, in a few words, not merely that it is skipped.
+    for (const e of excused) expect(e.reason, where(e)).toMatch(/\w+ \w+/)
+    expect(excused.length).toBeGreaterThan(0)
   })
 
   it('use the documented port, and plain HTTP for a replica', () => {

@@ -141,6 +141,27 @@ describe('citations', () => {
     expect(checked).toBeGreaterThan(50)
   })
 
+  it('names only files of the repository: every src/…, test/…, bench/… path the docs cite exists', () => {
+    // A doc that names a file says where to read the code; a renamed file left its old name behind
+    // (issue 45: `test/types/wire.test-d.ts`, `src/mcp/http.ts`). Folders a run writes, never
+    // committed, are named before they exist.
+    const GENERATED = /^(?:bench\/corpus|bench\/results\/profiles|dist|packages\/client\/dist)(?:\/|$)/
+    const FOLDERS = 'src|test|bench|scripts|packages|data|deploy|public|docs'
+    const cited = new RegExp(`(?<![\\w./:-])((?:${FOLDERS})/[\\w./@-]*[\\w])(?![\\w*{])`, 'g')
+    const missing: string[] = []
+    let checked = 0
+    for (const file of ['CONTRIBUTING.md', 'packages/client/README.md', ...markdown]) {
+      const content = readFileSync(join(ROOT, file), 'utf8')
+      for (const [, path] of content.matchAll(cited)) {
+        if (GENERATED.test(path!)) continue
+        checked++
+        if (!existsSync(join(ROOT, path!))) missing.push(`${file}: ${path}`)
+      }
+    }
+    expect(missing).toEqual([])
+    expect(checked).toBeGreaterThan(100)
+  })
+
   it('sends no npm script output into a file or a pipe without -s, which keeps npm’s banner out of it', () => {
     // `npm run word-forms > docs/search-forms.md` wrote "> reference-records@0.1.0 word-forms" and the
     // script's command line at the top of the file (issue 31, item 9). A `#` comment or a table cell ends the command.
