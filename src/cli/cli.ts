@@ -2,7 +2,6 @@
 import { PACKAGE_VERSION } from '../core/version.js'
 import { suggest } from './args.js'
 import { isClosedPipe } from './closed-pipe.js'
-import { runServe } from './serve.js'
 
 const USAGE = `Usage: reference-records <command> [options]
 
@@ -34,9 +33,11 @@ Run "reference-records <command> --help" for a command's options.`
 
 type Command = (args: string[]) => Promise<number>
 
-// Loaded on demand, so `serve` does not load the client and the progress bar.
+// Loaded on demand: `serve` does not load the client and the progress bar, the publishing commands
+// load neither them nor serve's modules (`publish` starts on every publication: its start is part of
+// how soon the replicas serve it), and --version loads almost nothing.
 const COMMANDS: Record<string, Command> = {
-  serve: runServe,
+  serve: async (args) => (await import('./serve.js')).runServe(args),
   search: async (args) => (await import('./commands/search.js')).runSearch(args),
   get: async (args) => (await import('./commands/get.js')).runGet(args),
   catalogue: async (args) => (await import('./commands/catalogue.js')).runCatalogue(args),

@@ -10,7 +10,7 @@ import { ChangeFeed, DEFAULT_KEPT_PUBLICATIONS, feedFromSwaps } from '../core/ch
 import type { Log } from '../core/log.js'
 import { FileRecordSource } from '../core/records/file-source.js'
 import { followSource, loadInto, warnIfEmpty, type Follower } from '../core/snapshots/follow.js'
-import { loadInWorker, type SnapshotLoader } from '../core/snapshots/load-snapshot.js'
+import { loadSnapshot, type SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { LiveRecords } from '../core/snapshots/live-records.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import type { Metrics } from './metrics.js'
@@ -41,8 +41,9 @@ export async function openRecords(
   const records = new LiveRecords()
   records.searchObserver = (match, seconds, total) => metrics.searched(match, seconds, total)
   const sourceLabel = config.databaseUrl === undefined ? 'file' : 'postgres'
-  // Every load, the first and each reload, is timed (load, validation and index build).
-  const build = deps.load ?? loadInWorker
+  // Every load, the first and each reload, is timed (load, validation and index build). The default
+  // is followSource's own: a small source built in process, not in a thread it would wait for.
+  const build = deps.load ?? loadSnapshot
   const load: SnapshotLoader = async (source, options) => {
     const startedAt = performance.now()
     const took = () => (performance.now() - startedAt) / 1000

@@ -72,8 +72,9 @@ export type ServiceOptions = {
   /** Prepared answers through the fast path in front of the framework (default true); see http/app.ts. */
   fastPath?: boolean
   /**
-   * How snapshots are built: in worker threads by default, so that serving never waits on a build.
-   * In-process tests of a few records build on their own thread, where starting one costs more.
+   * How snapshots are built: by default in worker threads for a large source, so that serving never
+   * waits on a build, and on the serving thread for a small one, where a thread costs more than the
+   * build (loadSnapshot). Tests may force either.
    */
   load?: SnapshotLoader
 }

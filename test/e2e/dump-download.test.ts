@@ -1,7 +1,7 @@
 /** `dump` reads the whole-catalogue download when the service offers it: one request, whatever the size. */
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/cli/commands/common.js'
+import type { CliIo } from '../../src/cli/commands/command-io.js'
 import { runDump } from '../../src/cli/commands/dump.js'
 import { fakeFact, json, useScriptedServers } from '../support/scripted-server.js'
 

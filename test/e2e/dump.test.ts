@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { startServer, type RunningServer } from '../../src/service/service.js'
-import type { CliIo } from '../../src/cli/commands/common.js'
+import type { CliIo } from '../../src/cli/commands/command-io.js'
 import { runDump } from '../../src/cli/commands/dump.js'
 import { apiError, envelope, fakeFact, json, useScriptedServers } from '../support/scripted-server.js'
 

@@ -220,38 +220,46 @@ describe.runIf(redisServer !== undefined)('quota when Redis stalls, goes away an
   })
 
   it('waits for a slow Redis instead of taking it for an outage', async () => {
-    const server = redisServer!
-    const env = {
-      REDIS_URL: `redis://127.0.0.1:${server.port}`,
-      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
-      REDIS_TIMEOUT_MS: '5000',
-      RATE_LIMIT_PER_MINUTE: '2',
-    }
-    const url = await replica(env)
-    const { Redis } = await import('ioredis')
-    const admin = new Redis(`redis://127.0.0.1:${server.port}`)
+    const proxy = await startDelayingProxy(redisServer!.port, 0)
+    const timeoutMs = 5_000
     try {
-      const sleeping = admin.call('DEBUG', 'SLEEP', '1') // Redis answers nobody for 1 s
-      await new Promise((r) => setTimeout(r, 100))
-      const statuses = await Promise.all(
+      const url = await replica({
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+        REDIS_TIMEOUT_MS: String(timeoutMs),
+        RATE_LIMIT_PER_MINUTE: '2',
+      })
+      // Redis's answers are held from now on; they are let go a fifth of the timeout after the
+      // first call of these requests reached Redis (an event the proxy sees, not a guess of when).
+      const calls = proxy.hold()
+      const statuses = Promise.all(
         [1, 2, 3].map(
           async () => (await httpGet(`${url}/api/v1/facts?po_live=1`, { from: '127.0.0.41' })).status,
         ),
       )
-      await sleeping
+      await expect.poll(() => proxy.callsSince(calls)).toBeGreaterThan(0)
+      await new Promise((r) => setTimeout(r, timeoutMs / 5))
+      proxy.release()
       // Redis decided, once it answered: 2 of 3 (memory, at the default share, would have admitted 1).
-      expect(statuses.sort()).toEqual([200, 200, 429])
+      expect((await statuses).sort()).toEqual([200, 200, 429])
       expect(await metric(url, 'reference_records_quota_store_failures_total{reason="unanswered"}')).toBe(0)
       expect(await metric(url, 'reference_records_quota_store_degraded')).toBe(0)
     } finally {
-      admin.disconnect()
+      await proxy.close()
     }
   })
 })
 
-/** A TCP proxy to Redis that holds the first answer of each connection (its INFO check) for `delayMs`. */
+/**
+ * A TCP proxy to Redis that holds the first answer of each connection (its INFO check) for
+ * `delayMs`, and every answer between `hold()` and `release()`. It counts the script calls it passes
+ * on (EVALSHA, or EVAL when the script is not cached yet), so a test can wait for one to reach Redis.
+ */
 async function startDelayingProxy(port: number, delayMs: number) {
   const sockets = new Set<Socket>()
+  let calls = 0
+  let holding: Promise<void> | undefined
+  let release = () => {}
   const server = createServer((client) => {
     const upstream = createConnection({ host: '127.0.0.1', port })
     for (const socket of [client, upstream]) {
@@ -259,11 +267,17 @@ async function startDelayingProxy(port: number, delayMs: number) {
       socket.on('error', () => undefined)
       socket.on('close', () => sockets.delete(socket))
     }
-    client.pipe(upstream)
-    let held: Promise<unknown> | undefined
+    client.on('data', (chunk: Buffer) => {
+      calls += chunk.toString('latin1').match(/\r\n(EVALSHA|EVAL)\r\n/gi)?.length ?? 0
+      upstream.write(chunk)
+    })
+    // In order: each answer waits behind the one before it, and behind any hold.
+    let previous: Promise<unknown> | undefined
     upstream.on('data', (chunk: Buffer) => {
-      held ??= new Promise((resolve) => setTimeout(resolve, delayMs))
-      void held.then(() => client.write(chunk)) // in order: later chunks wait behind the first
+      const held = holding
+      previous = (previous ?? new Promise((resolve) => setTimeout(resolve, delayMs)))
+        .then(() => held)
+        .then(() => client.write(chunk))
     })
     client.on('close', () => upstream.destroy())
     upstream.on('close', () => client.destroy())
@@ -271,8 +285,20 @@ async function startDelayingProxy(port: number, delayMs: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     port: (server.address() as AddressInfo).port,
+    /** Holds every answer from now until release(); returns the script calls passed on so far. */
+    hold: () => {
+      holding = new Promise<void>((resolve) => (release = resolve))
+      return calls
+    },
+    release: () => {
+      release()
+      holding = undefined
+    },
+    /** Script calls passed on to Redis since `hold()` returned `before`. */
+    callsSince: (before: number) => calls - before,
     close: () =>
       new Promise<void>((resolve) => {
+        release()
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),

@@ -1,15 +1,7 @@
 /** `reference-records catalogue [--json]`. */
 import type { Catalogue } from '../../client/index.js'
-import {
-  COMMON_HELP,
-  openClient,
-  parseCommandLine,
-  printRetries,
-  processIo,
-  runClientCommand,
-  write,
-  type CliIo,
-} from './common.js'
+import { COMMON_HELP, openClient, parseCommandLine, printRetries } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { clean } from './format.js'
 

@@ -1,5 +1,4 @@
-/** What the client commands share: their streams, argument parsing, the client, and error → exit code. */
-import { fstatSync } from 'node:fs'
+/** What the client commands share: their options, argument parsing and the client. */
 import type { ParseArgsConfig } from 'node:util'
 import {
   DEFAULT_BASE_URL,
@@ -8,43 +7,12 @@ import {
   type Catalogue,
   type RetryEvent,
 } from '../../client/index.js'
-import { BASE_URL_SETTING, clientBaseUrl, processEnv } from '../../config.js'
+import { BASE_URL_SETTING, clientBaseUrl } from '../../config.js'
 import { findApiRoot } from '../api-root.js'
 import { parseCommandArgs, type ParsedArgs } from '../args.js'
-import { isClosedPipe } from '../closed-pipe.js'
 import { LIMITS_HELP, LIMIT_OPTIONS, clientLimitsFrom, type LimitValues } from './client-limits.js'
-import { EXIT, UsageError, describeError, exitCodeOf, type ExitCode } from './exit-codes.js'
-import { clearProgress } from './progress.js'
+import type { CliIo } from './command-io.js'
 import { CLI_MAX_RETRIES, formatRetry } from './retry-notice.js'
-
-/** The process's streams and environment; tests pass their own. */
-export type CliIo = {
-  stdout: NodeJS.WritableStream
-  stderr: NodeJS.WritableStream
-  /** Whether stderr is a terminal (the dump's progress bar is drawn only then). */
-  stderrIsTTY: boolean
-  /** Whether stdout is that same terminal: a bar drawn there would be mixed with the output. */
-  stdoutSharesTerminal: boolean
-  env: NodeJS.ProcessEnv
-}
-
-/** True when file descriptors 1 and 2 are the same terminal device (a plain `reference-records dump` in a shell). */
-function sameTerminal(): boolean {
-  if (!process.stdout.isTTY || !process.stderr.isTTY) return false
-  try {
-    return fstatSync(1).rdev === fstatSync(2).rdev
-  } catch {
-    return true // when in doubt, behave as on one terminal: no bar
-  }
-}
-
-export const processIo = (): CliIo => ({
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stderrIsTTY: process.stderr.isTTY === true,
-  stdoutSharesTerminal: sameTerminal(),
-  env: processEnv(),
-})
 
 /** Environment variable naming the API root, when `--base-url` is not given. */
 const BASE_URL_ENV = BASE_URL_SETTING
@@ -117,29 +85,4 @@ export async function openClientWithCatalogue(
   const client = new RecordsClient({ ...options, baseUrl: root })
   if (catalogue !== undefined) pacer.adopt(catalogue.limits?.requests_per_minute)
   return catalogue === undefined ? { client } : { client, catalogue }
-}
-
-/** Runs a command body; prints a failure as one message on stderr and returns its exit code. */
-export async function runClientCommand(
-  name: string,
-  io: CliIo,
-  body: () => Promise<void>,
-): Promise<ExitCode> {
-  try {
-    await body()
-    return EXIT.ok
-  } catch (err) {
-    clearProgress()
-    if (isClosedPipe(err)) return EXIT.ok
-    const hint = err instanceof UsageError ? `\nRun "reference-records ${name} --help" for usage.` : ''
-    io.stderr.write(`reference-records ${name}: ${describeError(err)}${hint}\n`)
-    return exitCodeOf(err)
-  }
-}
-
-/** Writes and waits for the stream to take it, so a large output respects back-pressure. */
-export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(text, (err) => (err ? reject(err) : resolve()))
-  })
 }

@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type pg from 'pg'
 import { loadDatabaseUrl } from '../../config.js'
 import { connectTo } from '../../core/records/postgres/connection.js'
-import type { CliIo } from './common.js'
+import type { CliIo } from './command-io.js'
 import { UsageError } from './exit-codes.js'
 
 const DATABASE_OPTIONS = {

@@ -1,6 +1,6 @@
 /** `reference-records db migrate`: creates or upgrades the publishing pipeline's tables. */
 import { migrate } from '../../core/records/postgres/migrations.js'
-import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import {
   DATABASE_EXIT_CODES_HELP,
   DATABASE_HELP,

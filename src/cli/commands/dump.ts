@@ -6,15 +6,8 @@
 import { open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { KINDS, KindSchema, type Kind } from '../../core/records/record.js'
-import {
-  COMMON_HELP,
-  openClientWithCatalogue,
-  parseCommandLine,
-  processIo,
-  runClientCommand,
-  write,
-  type CliIo,
-} from './common.js'
+import { COMMON_HELP, openClientWithCatalogue, parseCommandLine } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import { everyRecord } from './dump-source.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { onInterrupt } from './interrupt.js'

@@ -5,7 +5,7 @@ import {
   RateLimitError,
   RecordsConnectionError,
   ResponseLimitError,
-} from '../../client/index.js'
+} from '../../client/errors.js'
 import { UsageError } from '../args.js'
 import { LIMIT_FLAGS } from './client-limits.js'
 

@@ -1,16 +1,8 @@
 /** `reference-records get <id> [--json]`. */
 import { NotFoundError } from '../../client/index.js'
 import { RecordIdSchema } from '../../core/records/record.js'
-import {
-  COMMON_HELP,
-  openClient,
-  parseCommandLine,
-  printRetries,
-  processIo,
-  runClientCommand,
-  write,
-  type CliIo,
-} from './common.js'
+import { COMMON_HELP, openClient, parseCommandLine, printRetries } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { formatDetail } from './format.js'
 

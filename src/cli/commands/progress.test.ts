@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CliIo } from './common.js'
+import type { CliIo } from './command-io.js'
 import { clearProgress, commandProgress } from './progress.js'
 
 /** stderr as a fake terminal (or not), remembering what was written. */

@@ -4,7 +4,8 @@
  * before). The command ends with its one summary line, written by the command itself: a script's
  * log then shows what it did, and a terminal shows it under the bar that was cleared.
  */
-import cliProgress from 'cli-progress'
+import { createRequire } from 'node:module'
+import type cliProgress from 'cli-progress'
 import type { RetryEvent } from '../../client/index.js'
 import { formatRetry } from './retry-notice.js'
 
@@ -24,6 +25,13 @@ export type Progress = {
 type Payload = { step: string; unit: string; status: string; known: boolean }
 
 const BAR_SIZE = 30
+
+/**
+ * The bar's package (21 modules), loaded when a bar is first drawn: a command whose stderr is not a
+ * terminal (a script, a publish job) never draws one. It is CommonJS, so it loads synchronously.
+ */
+let barModule: typeof cliProgress | undefined
+const bars = () => (barModule ??= createRequire(import.meta.url)('cli-progress') as typeof cliProgress)
 
 /** What of the command's streams progress uses (common.ts's CliIo has them). */
 type ProgressIo = { stderr: NodeJS.WritableStream; stderrIsTTY: boolean }
@@ -76,7 +84,7 @@ export function commandProgress(io: ProgressIo, name: string, allowed = true): P
     step(label, options = {}) {
       clear()
       payload = { step: label, unit: options.unit ?? '', status: '', known: options.total !== undefined }
-      bar = new cliProgress.SingleBar({
+      bar = new (bars().SingleBar)({
         stream: io.stderr,
         format: formatLine(name),
         hideCursor: true,

@@ -4,7 +4,7 @@
  * show: a snapshot made current again keeps the note it was published with.
  */
 import { listPublications, type PublicationSummary } from '../../core/records/postgres/history.js'
-import { processIo, type CliIo } from './common.js'
+import { processIo, type CliIo } from './command-io.js'
 import { DATABASE_EXIT_CODES_HELP, DATABASE_HELP } from './database.js'
 import { formatPublications } from './publication-report.js'
 import { runHistoryListing } from './snapshots.js'

@@ -14,7 +14,7 @@ import {
   publishSnapshot,
 } from '../../core/records/postgres/publisher.js'
 import type { Fact } from '../../core/records/record.js'
-import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import {
   DATABASE_EXIT_CODES_HELP,
   DATABASE_HELP,

@@ -2,7 +2,8 @@
  * What the command says while the client waits to retry: a rate limit, an outage or an unreachable
  * service must never look like a hang. One line per retry, with the reason and the wait.
  */
-import { RecordsApiError, type RetryEvent } from '../../client/index.js'
+import { RecordsApiError } from '../../client/errors.js'
+import type { RetryEvent } from '../../client/index.js'
 
 /** Retries after a 429, 503, 502/504 or a connection error: the client's default, spelled out for the messages. */
 export const CLI_MAX_RETRIES = 3

@@ -7,7 +7,7 @@ import { snapshotHashes } from '../../core/records/postgres/history.js'
 import { appliedVersion } from '../../core/records/postgres/migrations.js'
 import { PublishingError, checkRollbackTarget, rollbackTo } from '../../core/records/postgres/publisher.js'
 import { currentPublication } from '../../core/records/postgres/snapshot-reader.js'
-import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import {
   DATABASE_EXIT_CODES_HELP,
   DATABASE_HELP,

@@ -2,16 +2,8 @@
 import { SearchParamsSchema } from '../../core/api/schemas.js'
 import { KINDS } from '../../core/records/record.js'
 import type { SearchEnvelope, SearchQuery } from '../../client/index.js'
-import {
-  COMMON_HELP,
-  openClient,
-  parseCommandLine,
-  printRetries,
-  processIo,
-  runClientCommand,
-  write,
-  type CliIo,
-} from './common.js'
+import { COMMON_HELP, openClient, parseCommandLine, printRetries } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { clean, formatSearchHeading, formatSummary } from './format.js'
 import { interpretationLines, lackingWords, noMatchLines, readInterpretation } from './interpretation.js'

@@ -1,7 +1,7 @@
 /** `reference-records snapshots`: the recent snapshots, which one is current, which were pruned. */
 import type { ClientBase } from 'pg'
 import { listSnapshots, type SnapshotSummary } from '../../core/records/postgres/history.js'
-import { processIo, runClientCommand, write, type CliIo } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import {
   DATABASE_EXIT_CODES_HELP,
   DATABASE_HELP,

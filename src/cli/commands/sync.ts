@@ -1,14 +1,7 @@
 /** `reference-records sync DIR`: keeps a local NDJSON mirror of the records up to date (client `sync`). */
 import { MIRROR_FILE, STATE_FILE, sync, type SyncProgress } from '../../client/index.js'
-import {
-  COMMON_HELP,
-  openClient,
-  parseCommandLine,
-  processIo,
-  runClientCommand,
-  write,
-  type CliIo,
-} from './common.js'
+import { COMMON_HELP, openClient, parseCommandLine } from './common.js'
+import { processIo, runClientCommand, write, type CliIo } from './command-io.js'
 import { EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { onInterrupt } from './interrupt.js'
 import { commandProgress, type Progress } from './progress.js'

@@ -7,7 +7,8 @@
  * "Promptly" is stated against the reload itself, measured in the same run, not in milliseconds (a
  * busy machine slows both alike, issue 43): built on the serving thread, the snapshot would hold
  * one /healthz for most of the reload; built beside it, no answer waits more than a fraction of it,
- * and many are answered before the swap.
+ * and many are answered before the swap. It compares durations, so it runs in the timing tier, where
+ * no other test file's servers share the cores with the measurement.
  */
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
