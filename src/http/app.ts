@@ -237,8 +237,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     // One completion line per request (below), the same as the fast path's, and no child logger per request.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
-    // The id admission gave the request (admission.ts); one of its own for a request injected in tests.
-    genReqId: (req) => admissionOf(req)?.id ?? requestId(req),
+    // The id admission gave the request (admission.ts): every request comes through the front door.
+    genReqId: (req) => admissionOf(req)!.id,
     requestIdHeader: false,
     // Only named proxies are believed; req.ip is then the right-most address they did not add.
     trustProxy: clients.trust,
@@ -293,7 +293,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           : completions.routeOfFramework(req.routeOptions.url),
         req.id,
         req.ip,
-        reply.elapsedTime,
       )
       done()
     })
@@ -331,7 +330,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     onQuotaDecision: deps.onQuotaDecision,
     onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })
-  registerAdmission(app, admit)
+  registerAdmission(app)
 
   const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl, answers }
   catalogueRoutes(app, ctx)

@@ -3,16 +3,14 @@
  * decides nothing itself. The path's CORS and security fields, the request id and the quota's fields
  * go on every answer (errors included, so a browser can read any refusal); a preflight is answered
  * 204; a refusal is thrown, to be answered in the error body of the route it hit; the live-read
- * redirect is sent. A request injected in tests (`app.inject`, which bypasses the front door) is
- * admitted here by the same function.
+ * redirect is sent. Every request reaches the framework through the front door, which admitted it.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { admissionOf, type Admission, type Admit } from './admission.js'
+import { admissionOf, type Admission } from './admission.js'
 import { PREFLIGHT_CACHE_CONTROL } from './cors.js'
 import { sendAnswer } from './conditional.js'
-import { fragmentRefusal, holdsFragment, normaliseTarget } from './target.js'
 
-export function registerAdmission(app: FastifyInstance, admit: Admit): void {
+export function registerAdmission(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
     const apply = (admission: Admission): void => {
       void reply.headers(admission.cors.response)
@@ -27,13 +25,7 @@ export function registerAdmission(app: FastifyInstance, admit: Admit): void {
       if (outcome.kind === 'refusal') return done(outcome.error)
       void sendAnswer(reply, outcome.answer)
     }
-    const kept = admissionOf(req.raw)
-    if (kept !== undefined) return apply(kept)
-    const admitted = holdsFragment(req.url)
-      ? admit.unreadable(req.raw, fragmentRefusal())
-      : admit(req.raw, normaliseTarget(req.url) ?? { path: '/', query: undefined, url: '/' })
-    if (admitted instanceof Promise) admitted.then(apply, done)
-    else apply(admitted)
+    apply(admissionOf(req.raw)!)
   })
 }
 

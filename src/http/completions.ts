@@ -56,18 +56,8 @@ export type Completions = {
   ended(req: IncomingMessage, res: ServerResponse, route: string, id: string): void
   /** `res` is answered later, or by someone else: counted and logged once it finishes. */
   whenFinished(req: IncomingMessage, res: ServerResponse, route: string, id: string): void
-  /**
-   * An answer the framework finished (its onResponse hook): `address` as it resolved it, `elapsedMs`
-   * its own measure, used when the request did not come through the front door (tests' inject).
-   */
-  finished(
-    req: IncomingMessage,
-    status: number,
-    route: string,
-    id: string,
-    address: string | undefined,
-    elapsedMs: number,
-  ): void
+  /** An answer the framework finished (its onResponse hook): `address` as it resolved it. */
+  finished(req: IncomingMessage, status: number, route: string, id: string, address: string | undefined): void
   /** An answer written on the bare socket (CONNECT, a request the parser refused): counted, not logged. */
   raw(method: string | undefined, route: string, status: number, startedAt: number): void
   /** Whether anything is reported at all (no log at info, no metrics: the hooks are not even added). */
@@ -125,9 +115,8 @@ export function createCompletions(deps: {
       observe?.(route, req.method ?? '', res.statusCode, msSince(req, performance.now()) / 1000)
     },
     whenFinished,
-    finished(req, status, route, id, address, elapsedMs) {
-      const started = (req as StampedRequest)[STARTED_AT]
-      report(req, status, route, id, address, started === undefined ? elapsedMs : performance.now() - started)
+    finished(req, status, route, id, address) {
+      report(req, status, route, id, address, msSince(req, performance.now()))
     },
     raw(method, route, status, startedAt) {
       observe?.(route, method ?? '', status, (performance.now() - startedAt) / 1000)

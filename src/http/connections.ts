@@ -55,7 +55,7 @@ const PARSER_FAILURE_GRACE_MS = 1_000
 const STATE = Symbol('reference-records.connection')
 type TrackedSocket = Socket & { [STATE]?: ConnectionState }
 
-/** Serves one admitted request; the same function for every request (no closure per request). */
+/** Serves one scheduled request; the same function for every request (no closure per request). */
 export type Serve = (req: IncomingMessage, res: ServerResponse) => void
 type Waiting = { req: IncomingMessage; res: ServerResponse; serve: Serve }
 
@@ -118,10 +118,10 @@ export class Connections {
    * Registers a request and runs `serve` now, or once the connection's earlier answers went out
    * (a client that does not read its answers gets no more until it does).
    */
-  admit(req: IncomingMessage, res: ServerResponse, serve: Serve): void {
+  schedule(req: IncomingMessage, res: ServerResponse, serve: Serve): void {
     const socket = req.socket as TrackedSocket
-    const state = socket[STATE]
-    if (state === undefined) return serve(req, res) // not from our server's connection event (tests injecting requests)
+    // Every socket came through the server's connection event (test/support/in-process.ts too).
+    const state = socket[STATE]!
     state.inFlight++
     state.responses.push(res)
     state.last = req
@@ -253,7 +253,7 @@ export class Connections {
  * Ends the read of a body the parser failed in with an error, so that its handler answers it (the
  * MCP endpoint's 400) instead of waiting for an end that never comes, and the connection closing
  * after the grace leaving the request without an answer (issue 32). Node emits nothing on the
- * request itself; its handler may not be reading yet (it starts once admitted and routed): then the
+ * request itself; its handler may not be reading yet (it starts once scheduled, admitted and routed): then the
  * error comes as soon as the handler listens for one.
  */
 function failBody(req: IncomingMessage): void {

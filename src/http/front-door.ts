@@ -113,7 +113,13 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     const go = (admission: Admission) => {
       keepAdmission(req, admission)
       if (options.mounts.serve(req, res, target, admission)) return
-      if (options.fastPath?.serve(req, res, target, admission) === true) return
+      try {
+        if (options.fastPath?.serve(req, res, target, admission) === true) return
+      } catch (err) {
+        // A fault (a bug) preparing the answer, found by src/service/internal-error.test.ts: nothing is
+        // written yet, so the framework answers, and its error handler logs the cause and sends a 500.
+        if (res.headersSent) return void res.destroy(err as Error)
+      }
       next(req, res)
     }
     const admitted = options.admit()(req, target)
@@ -125,6 +131,6 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
   }
   return (req, res) => {
     markStarted(req)
-    options.connections().admit(req, res, handle)
+    options.connections().schedule(req, res, handle)
   }
 }

@@ -68,7 +68,7 @@ export function httpServerParts(
       server.on('timeout', (socket: Socket) => socket.destroy())
       connections = new Connections(server)
       server.on('checkExpectation', (req: IncomingMessage, res) => {
-        connections!.admit(req, res, () => {
+        connections!.schedule(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
           const id = options.requestId(req)
           options.completions.whenFinished(req, res, options.completions.routeOfPath(path), id)

@@ -7,6 +7,7 @@ import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../config.js'
 import { loadInProcess } from '../core/snapshots/load-snapshot.js'
+import { send } from '../../test/support/in-process.js'
 import { createService } from './service.js'
 
 const SMALL_FIXTURE = new URL('../../test/fixtures/records.small.json', import.meta.url).pathname
@@ -68,9 +69,9 @@ describe('service metrics', () => {
       observers: 2,
       monitors: 2,
     })
-    const scraped = await second.app.inject('/metrics')
-    expect(scraped.body).toMatch(/^# TYPE reference_records_nodejs_gc_duration_seconds histogram$/m)
-    expect(scraped.body).toMatch(/^reference_records_nodejs_eventloop_lag_p99_seconds /m)
+    const scraped = await send(second.app, { target: '/metrics' })
+    expect(scraped.text).toMatch(/^# TYPE reference_records_nodejs_gc_duration_seconds histogram$/m)
+    expect(scraped.text).toMatch(/^reference_records_nodejs_eventloop_lag_p99_seconds /m)
     await first.close()
     expect({ observers: watched.observers(), monitors: watched.monitors() }).toEqual({
       observers: 1,

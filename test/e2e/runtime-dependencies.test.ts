@@ -1,8 +1,9 @@
 /**
  * Node 20 is supported knowingly: `npm ci` warns EBADENGINE for cookie@2.0.2 (Node ≥ 22), which only
  * Fastify's light-my-request uses, and Fastify loads light-my-request only for `app.inject()`, a test
- * helper this project does not use. This test serves real requests (API and MCP) in a fresh process
- * and checks neither module was loaded; then calls `inject()` to show the check would see them.
+ * helper this project does not use (its tests go through the front door: test/support/in-process.ts).
+ * This test serves real requests (API and MCP) in a fresh process and checks neither module was
+ * loaded; then loads light-my-request as Fastify's inject would, to show the check would see them.
  * The same check shows PostgreSQL's client is not loaded to serve a records file.
  */
 import { execFile } from 'node:child_process'
@@ -22,13 +23,13 @@ await (await fetch(server.url + '/api/v1/facts?q=vitesse&po_live=1')).text()
 await (await fetch(server.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })).text()
 const serving = new Set(loaded())
-await server.app.inject({ url: '/healthz' })
+createRequire(createRequire(import.meta.url).resolve('fastify'))('light-my-request')
 const afterInject = new Set(loaded())
 await server.close()
 console.log(JSON.stringify({ serving: [...serving], afterInject: [...afterInject] }))
 `
 
-it('serves without loading light-my-request or cookie, which only inject() needs', async () => {
+it('serves without loading light-my-request or cookie, which only inject() would need', async () => {
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,

@@ -2,45 +2,25 @@
  * The request metrics count every answer, whoever gives it — the front door, a mount (MCP), the fast
  * path, the framework, the HTTP parser's refusals — by route template, method and status, with a
  * duration histogram; and the quota's decisions, MCP tool calls, searches and snapshot loads. The
- * requests go through the real front door on in-memory connections (`server.emit('connection',
- * duplex)`), not `app.inject`, which would bypass it; /metrics is read back and parsed. Both with the
+ * requests go through the real front door on in-memory connections (test/support/in-process.ts);
+ * /metrics is read back and parsed. Both with the
  * completion log (answers counted when they finish) and without it (counted as they are ended).
  */
-import { Duplex, Writable } from 'node:stream'
+import { Writable } from 'node:stream'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { loadInProcess } from '../../src/core/snapshots/load-snapshot.js'
 import { TOOL_NAMES } from '../../src/mcp/tool-calls.js'
 import { createService, type Service } from '../../src/service/service.js'
+import { exchange, send } from '../support/in-process.js'
 
 const FIXTURE = new URL('../fixtures/records.small.json', import.meta.url).pathname
 const RECORD = 'fait-643b555e754f953d'
 
-/** The status `service` answers the raw request `head` (and `body`) with, on a connection of its own. */
-const exchange = async (service: Service, head: string, body = ''): Promise<number> =>
-  Number(/^HTTP\/1\.1 (\d{3})/.exec(await exchangeText(service, head, body))?.[1])
-
-/** The answer's bytes, as text. */
-function exchangeText(service: Service, head: string, body = ''): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const received: Buffer[] = []
-    const connection = new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, done) {
-        received.push(chunk)
-        done()
-      },
-      final(done) {
-        done()
-        resolve(Buffer.concat(received).toString('utf8'))
-      },
-    })
-    connection.on('error', reject)
-    service.app.server.emit('connection', connection)
-    connection.push(head + body)
-  })
-}
+/** The status `service` answers the raw request `head` with. */
+const exchangeStatus = async (service: Service, head: string): Promise<number> =>
+  Number(/^HTTP\/1\.1 (\d{3})/.exec((await exchange(service.app, head)).toString('latin1'))?.[1])
 
 const request = async (
   service: Service,
@@ -48,22 +28,7 @@ const request = async (
   target: string,
   headers: Record<string, string> = {},
   body?: string,
-) => Number(/^HTTP\/1\.1 (\d{3})/.exec(await requestText(service, method, target, headers, body))?.[1])
-
-const requestText = (
-  service: Service,
-  method: string,
-  target: string,
-  headers: Record<string, string> = {},
-  body?: string,
-) => {
-  const fields: Record<string, string> = { host: 'localhost', connection: 'close', ...headers }
-  if (body !== undefined) fields['content-length'] = String(Buffer.byteLength(body))
-  const head = `${method} ${target} HTTP/1.1\r\n${Object.entries(fields)
-    .map(([n, v]) => `${n}: ${v}\r\n`)
-    .join('')}\r\n`
-  return exchangeText(service, head, body)
-}
+) => (await send(service.app, { method, target, headers, body })).status
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 const toolCall = (service: Service, id: number, name: string, args: object) =>
@@ -104,9 +69,9 @@ function parseExposition(text: string): {
 }
 
 async function scrape(service: Service) {
-  const answer = await service.app.inject('/metrics')
-  expect(answer.statusCode).toBe(200)
-  return parseExposition(answer.body)
+  const answer = await send(service.app, { target: '/metrics' })
+  expect(answer.status).toBe(200)
+  return parseExposition(answer.text)
 }
 
 /** The value of the one sample of `name` with these labels (0 when there is none). */
@@ -218,13 +183,15 @@ describe.each([
 
   it('counts requests answered before the framework or outside it: the parser’s, the front door’s, the router’s', async () => {
     const before = (await scrape(service)).samples
-    expect(await exchange(service, 'GET /api/v1/ HTTP/1.1\r\nhost: localhost\r\nbad header\r\n\r\n')).toBe(
-      400,
-    )
-    expect(await exchange(service, 'GET /api/v1/?po_live=1 HTTP/1.1\r\nconnection: close\r\n\r\n')).toBe(400)
-    expect(await exchange(service, 'CONNECT x:443 HTTP/1.1\r\nhost: localhost\r\n\r\n')).toBe(405)
     expect(
-      await exchange(
+      await exchangeStatus(service, 'GET /api/v1/ HTTP/1.1\r\nhost: localhost\r\nbad header\r\n\r\n'),
+    ).toBe(400)
+    expect(
+      await exchangeStatus(service, 'GET /api/v1/?po_live=1 HTTP/1.1\r\nconnection: close\r\n\r\n'),
+    ).toBe(400)
+    expect(await exchangeStatus(service, 'CONNECT x:443 HTTP/1.1\r\nhost: localhost\r\n\r\n')).toBe(405)
+    expect(
+      await exchangeStatus(
         service,
         'GET /api/v1/ HTTP/1.1\r\nhost: localhost\r\nexpect: x\r\nconnection: close\r\n\r\n',
       ),
@@ -286,16 +253,15 @@ describe.each([
   })
 
   it('labels every tool the server lists by its name (TOOL_NAMES is complete)', async () => {
-    const answer = await requestText(
-      service,
-      'POST',
-      '/mcp',
-      MCP_HEADERS,
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    const answer = await send(service.app, {
+      method: 'POST',
+      target: '/mcp',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    })
+    const listed = (answer.json() as { result: { tools: { name: string }[] } }).result.tools.map(
+      (t) => t.name,
     )
-    const listed = (
-      JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { result: { tools: { name: string }[] } }
-    ).result.tools.map((t) => t.name)
     expect(listed.length).toBeGreaterThan(0)
     expect(new Set(listed)).toEqual(TOOL_NAMES)
   })

@@ -1,7 +1,7 @@
 /**
  * The two request paths answer alike, in memory, in the fast tier: two services that differ only in
  * the fast path being on or off are each handed the same raw requests on in-memory connections
- * (`server.emit('connection', duplex)`, Node's documented way to give an HTTP server any stream), and
+ * (test/support/in-process.ts, through the front door as on a socket), and
  * every answer must be the same bytes (Date and the quota's clock masked). The requests are generated:
  * every path and parameter of the served OpenAPI document, each with valid, invalid, repeated and
  * missing values and the live-read variants, in every method, encoding and condition, plus the pages,
@@ -12,33 +12,24 @@
  * A quick share here (each target once, its method and encoding rotating); every request in every
  * method and encoding in request-paths.scale.test.ts (test/support/properties/request-paths.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Service } from '../../src/service/service.js'
+import { describe, expect, it } from 'vitest'
 import {
   RECORD,
   apiRequests,
   exchange,
   expectPathsAgree,
   generatedRequests,
-  startBothPaths,
-  type Document,
+  useBothPaths,
 } from '../support/properties/request-paths.js'
 
-let on: Service
-let off: Service
-let doc: Document
-
-beforeAll(async () => {
-  ;({ on, off, doc } = await startBothPaths())
-})
-afterAll(() => Promise.all([on?.close(), off?.close()]))
+const both = useBothPaths()
 
 describe('the fast path against the framework, in memory', () => {
   it('generates its API requests from the OpenAPI document: every path and query parameter', () => {
-    expect(apiRequests(doc).length).toBeGreaterThan(500)
+    expect(apiRequests(both.doc).length).toBeGreaterThan(500)
     // The share this file compares holds each of them too.
-    const requests = generatedRequests(doc, { quick: true })
-    for (const [template, operations] of Object.entries(doc.paths)) {
+    const requests = generatedRequests(both.doc, { quick: true })
+    for (const [template, operations] of Object.entries(both.doc.paths)) {
       expect(
         requests.some((r) => r.target.startsWith(template.replace('{id}', RECORD))),
         template,
@@ -53,7 +44,7 @@ describe('the fast path against the framework, in memory', () => {
   })
 
   it('answers the generated requests with the same bytes, twice (the second time from prepared answers)', async () => {
-    await expectPathsAgree(on, off, generatedRequests(doc, { quick: true }))
+    await expectPathsAgree(both.on, both.off, generatedRequests(both.doc, { quick: true }))
     // Most of its time is each page's first rendering in each service (/docs, /, /llms.txt): 4 s of
     // the first round at a load average of 20, where the API's requests took 0.1 s. Room for that.
   }, 30_000)
@@ -69,13 +60,13 @@ describe('the fast path against the framework, in memory', () => {
         string,
         string
       >[]) {
-        const first = await exchange(on, { method: 'GET', target, headers: encoding })
-        await exchange(off, { method: 'GET', target, headers: encoding })
+        const first = await exchange(both.on, { method: 'GET', target, headers: encoding })
+        await exchange(both.off, { method: 'GET', target, headers: encoding })
         const tag = /\r\netag: ([^\r]*)/i.exec(first)![1]!
         for (const ifNoneMatch of [tag, `W/${tag}`, '"other"', `"x", ${tag}`, '*']) {
           const request = { method: 'GET', target, headers: { ...encoding, 'if-none-match': ifNoneMatch } }
-          expect(await exchange(on, request), `${target} ${JSON.stringify(request.headers)}`).toBe(
-            await exchange(off, request),
+          expect(await exchange(both.on, request), `${target} ${JSON.stringify(request.headers)}`).toBe(
+            await exchange(both.off, request),
           )
         }
       }

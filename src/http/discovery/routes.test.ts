@@ -1,6 +1,7 @@
 /** The routes on a bare app: what needs records and what does not, methods, the card's media type. */
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { send } from '../../../test/support/in-process.js'
 import { Catalogues } from '../../core/api/catalogue.js'
 import { LiveRecords } from '../../core/snapshots/live-records.js'
 import { registerErrorHandlers } from '../error-handler.js'
@@ -29,10 +30,10 @@ function appBeforeFirstSnapshot(): FastifyInstance {
 describe('registerDiscovery', () => {
   it('serves server.json and the card before the first snapshot (they need no records), llms.txt not (503)', async () => {
     const app = appBeforeFirstSnapshot()
-    expect((await app.inject('/server.json')).statusCode).toBe(200)
-    expect((await app.inject('/.well-known/mcp/server-card.json')).statusCode).toBe(200)
-    const llms = await app.inject('/llms.txt')
-    expect(llms.statusCode).toBe(503)
+    expect((await send(app, { target: '/server.json' })).status).toBe(200)
+    expect((await send(app, { target: '/.well-known/mcp/server-card.json' })).status).toBe(200)
+    const llms = await send(app, { target: '/llms.txt' })
+    expect(llms.status).toBe(503)
     expect(llms.headers['retry-after']).toBe('5')
     expect(llms.json()).toEqual({
       error: { code: 'unavailable', message: 'No records are loaded yet; retry shortly' },
@@ -41,26 +42,29 @@ describe('registerDiscovery', () => {
 
   it('answers the card in its own media type when asked for it, with a tag of its own', async () => {
     const app = appBeforeFirstSnapshot()
-    const plain = await app.inject('/.well-known/mcp/server-card.json')
-    const typed = await app.inject({
-      url: '/.well-known/mcp/server-card.json',
+    const plain = await send(app, { target: '/.well-known/mcp/server-card.json' })
+    const typed = await send(app, {
+      target: '/.well-known/mcp/server-card.json',
       headers: { accept: SERVER_CARD_MEDIA_TYPE },
     })
     expect(plain.headers['content-type']).toBe('application/json; charset=utf-8')
     expect(typed.headers['content-type']).toBe(SERVER_CARD_MEDIA_TYPE)
-    expect(typed.body).toBe(plain.body)
+    expect(typed.text).toBe(plain.text)
     expect(typed.headers.etag).not.toBe(plain.headers.etag)
     expect(typed.headers.vary).toBe('Accept, Accept-Encoding')
-    expect(plain.json().remotes[0].supportedProtocolVersions).toEqual(['2026-07-28', '2025-11-25'])
+    expect(
+      (plain.json() as { remotes: { supportedProtocolVersions: string[] }[] }).remotes[0]!
+        .supportedProtocolVersions,
+    ).toEqual(['2026-07-28', '2025-11-25'])
   })
 
   it('refuses other methods with 405 and the error body', async () => {
     const app = appBeforeFirstSnapshot()
     for (const url of ['/llms.txt', '/server.json', '/.well-known/mcp/server-card.json']) {
-      const res = await app.inject({ method: 'POST', url })
-      expect(res.statusCode, url).toBe(405)
+      const res = await send(app, { method: 'POST', target: url })
+      expect(res.status, url).toBe(405)
       expect(res.headers.allow).toBe('GET, HEAD, OPTIONS')
-      expect(res.json().error.code).toBe('method_not_allowed')
+      expect(res.json()).toMatchObject({ error: { code: 'method_not_allowed' } })
     }
   })
 
@@ -72,8 +76,8 @@ describe('registerDiscovery', () => {
       catalogues: new Catalogues({ requestsPerMinute: 0, contact: 'contact@example.org' }),
       version: '1.2.3',
     })
-    expect((await app.inject('/server.json')).statusCode).toBe(404)
-    expect((await app.inject('/llms.txt')).statusCode).toBe(503)
+    expect((await send(app, { target: '/server.json' })).status).toBe(404)
+    expect((await send(app, { target: '/llms.txt' })).status).toBe(503)
   })
 
   it('refuses to start when the catalogue links an MCP endpoint it is told nothing about', () => {

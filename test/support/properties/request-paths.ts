@@ -6,47 +6,22 @@
  * condition, plus the pages, the discovery documents, the operational endpoints and MCP calls in
  * both eras.
  */
-import { Duplex } from 'node:stream'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { mcpCall } from '../../../bench/lib/mcp-mix.js'
 import { loadConfig } from '../../../src/config.js'
 import { createService, type Service } from '../../../src/service/service.js'
 import { loadInProcess } from '../../../src/core/snapshots/load-snapshot.js'
+import { exchange as exchangeBytes, requestBytes, type Request as InProcessRequest } from '../in-process.js'
 
 const FIXTURE = new URL('../../fixtures/records.small.json', import.meta.url).pathname
 export const RECORD = 'fait-643b555e754f953d'
 
-export type Request = { method: string; target: string; headers?: Record<string, string>; body?: string }
+export type Request = InProcessRequest & { method: string }
 
 /** The bytes `service` answers `request` with, on a connection of its own that the request closes. */
-export function exchange(service: Service, request: Request): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const received: Buffer[] = []
-    const connection = new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, done) {
-        received.push(chunk)
-        done()
-      },
-      final(done) {
-        done()
-        resolve(masked(Buffer.concat(received)))
-      },
-    })
-    connection.on('error', reject)
-    const headers = {
-      host: 'localhost',
-      'x-request-id': 'diff',
-      connection: 'close',
-      ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
-      ...request.headers,
-    }
-    const head = `${request.method} ${request.target} HTTP/1.1\r\n${Object.entries(headers)
-      .map(([n, v]) => `${n}: ${v}\r\n`)
-      .join('')}\r\n`
-    service.app.server.emit('connection', connection)
-    connection.push(head + (request.body ?? ''))
-  })
+export async function exchange(service: Service, request: Request): Promise<string> {
+  const headers = { 'x-request-id': 'diff', ...request.headers }
+  return masked(await exchangeBytes(service.app, requestBytes({ ...request, headers })))
 }
 
 /** What reads a clock: the Date field, and the seconds of the quota field. */
@@ -174,8 +149,21 @@ function otherRequests(): Request[] {
   return requests
 }
 
+type BothPaths = { on: Service; off: Service; doc: Document }
+
+/**
+ * Starts both services before the file's tests and closes them after; what it returns is filled in
+ * once they are started.
+ */
+export function useBothPaths(): BothPaths {
+  const both = {} as BothPaths
+  beforeAll(async () => void Object.assign(both, await startBothPaths()))
+  afterAll(() => Promise.all([both.on?.close(), both.off?.close()]))
+  return both
+}
+
 /** Two services that differ only in the fast path being on or off, and the OpenAPI document they serve. */
-export async function startBothPaths(): Promise<{ on: Service; off: Service; doc: Document }> {
+async function startBothPaths(): Promise<BothPaths> {
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

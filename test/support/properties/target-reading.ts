@@ -9,12 +9,11 @@
  * segments, each character of them percent-encoded or not (upper or lower hex), dot segments plain
  * and encoded, `#`, `;`, `?`, `&`, `%`, `\`, an encoded `/`, absolute-form prefixes, raw UTF-8, and
  * random printable bytes. Each is sent on an in-memory connection of its own
- * (`server.emit('connection', duplex)`), from a client address of its own, so that the `RateLimit`
+ * (test/support/in-process.ts), from a client address of its own, so that the `RateLimit`
  * field says exactly whether it was counted, once, under that client's key. The framework answers
  * everything the fast path would (the service is built with it off; test/unit/request-paths.test.ts
  * holds the two to the same bytes), so a hook sees the route each request was given.
  */
-import { Duplex } from 'node:stream'
 import { expect } from 'vitest'
 import { createRng, hashSeed, sfc32, type Rng } from '../../../scripts/corpus/prng.js'
 import { API_PREFIX } from '../../../src/core/api/schemas.js'
@@ -25,6 +24,7 @@ import { normaliseTarget } from '../../../src/http/target.js'
 import { loadConfig } from '../../../src/config.js'
 import { loadInProcess } from '../../../src/core/snapshots/load-snapshot.js'
 import { createService, type Service } from '../../../src/service/service.js'
+import { exchange } from '../in-process.js'
 
 /** The addresses whose requests count (docs/contract.md "Quota"), as the docs list them. */
 const COUNTED_ROOTS: readonly string[] = [API_PREFIX, ...PAGE_COUNTED_ROOTS, ...DISCOVERY_ROOTS, '/mcp']
@@ -153,35 +153,8 @@ function parse(bytes: string): Answer | undefined {
 }
 
 /** Sends `head` on an in-memory connection from `address`, and returns the answer once the connection closes. */
-function exchange(service: Service, head: Buffer, address: string): Promise<Answer | undefined> {
-  return new Promise((resolve, reject) => {
-    const received: Buffer[] = []
-    let sent = false
-    const connection = new Duplex({
-      read() {
-        if (sent) return
-        sent = true
-        this.push(head)
-      },
-      write(chunk: Buffer, _encoding, done) {
-        received.push(chunk)
-        done()
-      },
-      final(done) {
-        done()
-        resolve(parse(Buffer.concat(received).toString('latin1')))
-      },
-    })
-    Object.defineProperties(connection, {
-      remoteAddress: { value: address },
-      remotePort: { value: 40_000 },
-      remoteFamily: { value: 'IPv4' },
-      encrypted: { value: false },
-    })
-    connection.on('error', reject)
-    service.app.server.emit('connection', connection)
-  })
-}
+const send = async (service: Service, head: Buffer, address: string): Promise<Answer | undefined> =>
+  parse((await exchange(service.app, head, { address })).toString('latin1'))
 
 /** The routes the framework gave each request, by request id (filled by the hook `routesSeen` adds). */
 export type RoutesSeen = Map<string, string | undefined>
@@ -237,7 +210,7 @@ export async function expectOneReading(service: Service, seen: RoutesSeen, count
       `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`,
       'utf8',
     )
-    const answer = await exchange(service, head, address)
+    const answer = await send(service, head, address)
     const context = `${method} ${target}`
     expect(answer, context).toBeDefined()
     // The parser refused it (no request was read, so no id): not a target the parser accepts.
