@@ -4,8 +4,8 @@
  * served (LiveRecords.prepareWith), so no request builds one:
  *
  * - the plain body is streamed from the snapshot's own record bytes, copied chunk by chunk into a
- *   buffer (RecordIndex.copyListing: no object per record, no copy kept); its length and ETag come
- *   from the snapshot's columns and version;
+ *   few buffers reused as the response writes them (RecordIndex.copyListing: no object per record,
+ *   no copy kept); its length and ETag come from the snapshot's columns and version;
  * - the gzip body is compressed once per snapshot on zlib's threads, off the serving thread, and kept
  *   with the snapshot as blocks of a few MiB (about a fifth of the NDJSON; see docs/operations.md),
  *   freed when the snapshot is replaced and no download reads it. A small snapshot's is finished
@@ -13,12 +13,13 @@
  *   seconds of zlib's time), and a gzip request that comes before it is done waits for it.
  */
 import { createHash } from 'node:crypto'
-import { Readable } from 'node:stream'
+import { Readable, type Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { createGzip, gzip as gzipCallback } from 'node:zlib'
 import { strongEtag } from '../core/etag.js'
 import type { RecordIndex } from '../core/search/record-index.js'
 import { IN_PROCESS_MAX } from '../core/snapshots/build-thread.js'
+import { ReusedChunks } from './reused-chunks.js'
 
 /** Bytes copied per chunk of the plain body: large enough to keep writes few, small enough to copy in a fraction of a millisecond. */
 const CHUNK_BYTES = 256 * 1024
@@ -27,23 +28,35 @@ const BLOCK_BYTES = 8 * 1024 * 1024
 
 const gzipAsync = promisify(gzipCallback)
 
-export type PlainDownload = { etag: string; length: number; stream(): Readable }
+export type PlainDownload = {
+  etag: string
+  length: number
+  /** A fresh stream of the body; `destination`, the response it is piped into, lets it reuse its buffers. */
+  stream(destination?: Writable): Readable
+}
 export type GzipDownload = { etag: string; length: number; blocks: readonly Buffer[]; stream(): Readable }
 
-/** The snapshot's NDJSON, chunk by chunk, copied from its records as the socket asks for more. */
-function ndjsonStream(index: RecordIndex, chunkBytes = CHUNK_BYTES): Readable {
+/**
+ * The snapshot's NDJSON, chunk by chunk, copied from its records as `destination` asks for more,
+ * into buffers reused once `destination` has written them (reused-chunks.ts: fresh ones made a
+ * download cost full garbage collections).
+ */
+function ndjsonStream(index: RecordIndex, chunkBytes = CHUNK_BYTES, destination?: Writable): Readable {
   const size = Math.max(chunkBytes, index.longestRecord + 1)
   let position = 0
-  return new Readable({
+  const stream: Readable = new Readable({
     highWaterMark: size,
     read() {
       if (position >= index.size) return void this.push(null)
-      const chunk = Buffer.allocUnsafe(size)
+      const chunk = chunks.take()
       const { next, bytes } = index.copyListing(position, chunk)
       position = next
+      chunks.pushed(chunk, bytes)
       this.push(chunk.subarray(0, bytes))
     },
   })
+  const chunks = new ReusedChunks(size, stream, destination)
+  return stream
 }
 
 /** `wholeUpToBytes`: the largest body compressed in one call (else streamed); `chunkBytes`: the plain body's chunks. Tests lower both. */
@@ -96,7 +109,7 @@ export class SnapshotDownloads {
       plain = {
         etag: strongEtag(`ndjson|${index.version}`),
         length: index.ndjsonBytes,
-        stream: () => ndjsonStream(index, this.#chunkBytes),
+        stream: (destination) => ndjsonStream(index, this.#chunkBytes, destination),
       }
       this.#plain.set(index, plain)
     }
@@ -110,7 +123,7 @@ export class SnapshotDownloads {
       gzip = (
         this.plain(index).length <= this.#wholeUpTo
           ? compressWhole(index)
-          : compressStreamed(ndjsonStream(index, this.#chunkBytes))
+          : compressStreamed((gzip) => ndjsonStream(index, this.#chunkBytes, gzip))
       ).then((made) => {
         this.#ready.set(index, made)
         return made
@@ -138,7 +151,7 @@ async function compressWhole(index: RecordIndex): Promise<GzipDownload> {
 }
 
 /** A large snapshot: streamed through zlib, the compressed bytes hashed and gathered into blocks as they come. */
-async function compressStreamed(ndjson: Readable): Promise<GzipDownload> {
+async function compressStreamed(ndjsonInto: (gzip: Writable) => Readable): Promise<GzipDownload> {
   const hash = createHash('sha256')
   const blocks: Buffer[] = []
   let pending: Buffer[] = []
@@ -148,7 +161,9 @@ async function compressStreamed(ndjson: Readable): Promise<GzipDownload> {
     pending = []
     pendingBytes = 0
   }
-  const compressed = ndjson.pipe(createGzip({ chunkSize: 256 * 1024 }))
+  const gzip = createGzip({ chunkSize: 256 * 1024 })
+  // zlib calls back a write once it has read the chunk: the NDJSON's buffers are reused as it goes.
+  const compressed = ndjsonInto(gzip).pipe(gzip)
   for await (const chunk of compressed as AsyncIterable<Buffer>) {
     hash.update(chunk)
     pending.push(chunk)

@@ -54,7 +54,7 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
     const plain = downloads.plain(index)
     reply.header('etag', plain.etag)
     if (notModified(req, plain.etag, lastModified)) return reply.code(304).send()
-    return reply.type(NDJSON_TYPE).header('content-length', plain.length).send(plain.stream())
+    return reply.type(NDJSON_TYPE).header('content-length', plain.length).send(plain.stream(reply.raw))
   })
   refuseOtherMethods(app, [DOWNLOAD_PATH])
 }
