@@ -1,7 +1,8 @@
 /**
- * `npm run bench` (issue 7): the service's throughput and latency against the machine's ceiling, in
- * one bounded run on loopback. Starts the service (quota off, in-memory quota, Redis quota, and on the
- * 100k corpus), a bare node:http reference, nginx and a peer baseline, each pinned to CPU 1; drives
+ * `npm run bench` (issues 7 and 45): the service's throughput and latency against the contract's
+ * floor and the machine's ceiling, in one bounded run on loopback. Starts the service (quota off,
+ * in-memory quota, Redis quota, and on the 100k corpus), the replay floor (a bare node:http server
+ * sending the service's recorded answers), a bare node:http reference, nginx and a peer baseline, each pinned to CPU 1; drives
  * them with wrk pinned to CPU 0 over a realistic request mix in interleaved passes; measures p99 at a
  * fixed half load with h2load; profiles the configurations that miss a goal; writes
  * bench/results/latest.{json,md} and the generated part of docs/benchmarks.md.
@@ -9,7 +10,7 @@
  * Options: --quick (≈ 3 min), --passes N (≥ 3), --duration S, --node current|MAJOR|PATH (the servers'
  * Node; default this one), --profile / --no-profile, --no-build, --no-docs.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ensureTools } from './lib/apt.js'
@@ -25,8 +26,10 @@ import {
   type Measurement,
   type RunOptions,
 } from './lib/plan.js'
-import { prepareMixes } from './lib/prepare-mixes.js'
+import type { MixRequest } from './lib/mix-file.js'
+import { prepareMixes, serviceMix, type PreparedMix } from './lib/prepare-mixes.js'
 import { profileService, type ProfileResult } from './lib/profile-run.js'
+import { recordAnswers } from './lib/record-answers.js'
 import {
   freePort,
   installCleanupHandlers,
@@ -41,7 +44,7 @@ import { deleteRedisPrefix, redisAvailable, uniqueRedisPrefix } from './lib/redi
 import { summarise, unmet, type TargetRow } from './lib/report.js'
 import {
   ECHO_SERVERS,
-  SERVICES,
+  FLOOR_SERVERS,
   startServer,
   type Server,
   type ServerContext,
@@ -80,42 +83,54 @@ async function selectMeasurements(
   return { measurements, corpus: corpus.file }
 }
 
-/** Services first: the reference and nginx answer with a real search response of the service. */
-async function startServers(
+/** Everything but the floors: the service in its configurations, and the peer. */
+async function startServices(
   measurements: readonly Measurement[],
   base: Omit<ServerContext, 'port' | 'records'>,
   corpus?: string,
-) {
+): Promise<Map<ServerId, Server>> {
   const servers = new Map<ServerId, Server>()
-  const needed = new Set(measurements.map((m) => m.server))
-  const launch = async (id: ServerId, extra: Partial<ServerContext> = {}) => {
+  for (const id of new Set(measurements.map((m) => m.server))) {
+    if (FLOOR_SERVERS.has(id)) continue
     log(`starting ${id}`)
     const records = id === 'off-100k' ? corpus! : SAMPLE
-    servers.set(id, await startServer(id, { ...base, records, port: await freePort(), ...extra }))
+    servers.set(id, await startServer(id, { ...base, records, port: await freePort() }))
   }
-  for (const id of needed) if (SERVICES.has(id)) await launch(id)
-  // Uncompressed, as the mix asks for it (no Accept-Encoding): the fields must describe these bytes.
-  const res = await fetch(servers.get('off')!.url + REFERENCE_PATH, {
-    headers: { 'accept-encoding': 'identity' },
-  })
-  if (!res.ok) throw new Error(`bench: ${REFERENCE_PATH} answered ${res.status}`)
-  const body = Buffer.from(await res.arrayBuffer())
-  const fields = serviceFields(res.headers)
-  for (const id of needed) if (!SERVICES.has(id)) await launch(id, { body, fields })
-  for (const id of ECHO_SERVERS) if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
-  return { servers, body }
+  return servers
 }
 
-/** Fields Node's server adds itself, to every answer of every target alike. */
-const NODE_OWN_FIELDS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
-
-/** The header fields the service chose for an answer, flat (name, value, …), as writeHead takes them. */
-function serviceFields(headers: Headers): string[] {
-  const flat: string[] = []
-  headers.forEach((value, name) => {
-    if (!NODE_OWN_FIELDS.has(name)) flat.push(name, value)
-  })
-  return flat
+/**
+ * The floors, once the service's mixes are resolved: the reference and nginx answer with a real
+ * search response of the service; the replay with the service's recorded answer to each request of
+ * the mixes it is driven with, recorded now, before the passes. Each floor row is driven with the
+ * quota-off service's own mix file.
+ */
+async function startFloors(
+  measurements: readonly Measurement[],
+  servers: Map<ServerId, Server>,
+  mixes: Map<string, PreparedMix>,
+  base: Omit<ServerContext, 'port' | 'records'>,
+): Promise<Buffer> {
+  const off = servers.get('off')!.url
+  // Uncompressed, as the mix asks for it (no Accept-Encoding).
+  const res = await fetch(off + REFERENCE_PATH, { headers: { 'accept-encoding': 'identity' } })
+  if (!res.ok) throw new Error(`bench: ${REFERENCE_PATH} answered ${res.status}`)
+  const body = Buffer.from(await res.arrayBuffer())
+  const floors = measurements.filter((m) => FLOOR_SERVERS.has(m.server))
+  for (const m of floors) mixes.set(m.id, serviceMix(measurements, mixes, m.mix))
+  const replayed = floors.filter((m) => m.server === 'replay').flatMap((m) => mixes.get(m.id)!.requests)
+  const answers = await recordAnswers(off, replayed)
+  log(`recorded ${answers.length} answers of the quota-off service for the replay`)
+  const answersFile = join(base.workDir, 'replay-answers.json')
+  writeFileSync(answersFile, JSON.stringify(answers))
+  for (const id of new Set(floors.map((m) => m.server))) {
+    log(`starting ${id}`)
+    const ctx = { ...base, records: SAMPLE, port: await freePort(), body, answersFile }
+    servers.set(id, await startServer(id, ctx))
+  }
+  for (const id of ECHO_SERVERS) if (servers.has(id)) await checkEcho(servers.get(id)!.url, body.length)
+  if (servers.has('replay')) await checkReplay(servers.get('replay')!.url, replayed)
+  return body
 }
 
 /** The reference and nginx must answer any mix path with the body: a 403 or 404 would measure nothing. */
@@ -128,14 +143,25 @@ async function checkEcho(url: string, bytes: number): Promise<void> {
     throw new Error(`bench: ${url} answered ${res.status} with ${length} bytes, expected 200 with ${bytes}`)
 }
 
+/** The replay must hold an answer for every request it will be sent (a miss is a 500). */
+async function checkReplay(url: string, requests: readonly MixRequest[]): Promise<void> {
+  for (const [i, a] of (await recordAnswers(url, requests)).entries())
+    if (a.status === 500) throw new Error(`bench: the replay has no answer for request ${i} of its mixes`)
+}
+
 async function profileUnmet(
   bench: Bench,
   rows: TargetRow[],
   base: Omit<ServerContext, 'port' | 'records'>,
 ): Promise<ProfileResult[]> {
   const out: ProfileResult[] = []
-  // The MCP leg has no goal, but is an order of magnitude slower than the API: say why.
-  const ids = [...unmet(rows).map((r) => r.id), ...rows.filter((r) => r.id === 'mcp-legacy').map((r) => r.id)]
+  // The MCP leg is always profiled, met or not: it is several times slower than the API, say why.
+  const ids = [
+    ...new Set([
+      ...unmet(rows).map((r) => r.id),
+      ...rows.filter((r) => r.id === 'mcp-legacy').map((r) => r.id),
+    ]),
+  ]
   for (const id of ids) {
     log(`profiling ${id}`)
     try {
@@ -161,9 +187,10 @@ async function measure(
   const redisPrefix = uniqueRedisPrefix()
   const { measurements, corpus } = await selectMeasurements(redisPrefix, skipped)
   const base = { root: ROOT, node: node.path, workDir, redisPrefix }
-  const { servers, body } = await startServers(measurements, base, corpus)
+  const servers = await startServices(measurements, base, corpus)
   log('building the request mixes')
   const mixes = await prepareMixes(measurements, servers, workDir)
+  const body = await startFloors(measurements, servers, mixes, base)
   const bench: Bench = { measurements, servers, mixes, options, workDir, log }
   const rss = await warmUp(bench)
   const measured = await fixedRateRuns(bench, await runPasses(bench))

@@ -101,7 +101,7 @@ export async function fixedRateRuns(b: Bench, passes: PassResults): Promise<Targ
   for (const m of b.measurements) {
     const runs = passes.runs.get(m.id) ?? []
     const done = runs.filter((p): p is WrkResult => p !== undefined)
-    const t: TargetMeasurements = { id: m.id, label: m.label, passes: runs, goal: m.goal }
+    const t: TargetMeasurements = { id: m.id, label: m.label, passes: runs, floor: m.floor, goal: m.goal }
     Object.assign(t, {
       otherCores: passes.otherCores.get(m.id),
       serverCpuBusy: passes.serverCpuBusy.get(m.id),

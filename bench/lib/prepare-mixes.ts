@@ -1,7 +1,8 @@
 /**
  * Resolves each measurement's request mix against its own server (ETags, status checks) and writes
- * the Lua file wrk reads. The reference and nginx get the service's mix byte for byte: same paths and
- * headers, which they ignore.
+ * the Lua file wrk reads. The floors (reference, nginx, replay) get the quota-off service's mix byte
+ * for byte: same paths and headers, which the reference and nginx ignore and the replay answers as
+ * the service did.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,11 +10,13 @@ import { planMcpMix } from './mcp-mix.js'
 import { planApiMix, resolveMix, sampleCorpus, type CorpusSample } from './mix.js'
 import { toLuaMix, type MixRequest, type PlannedRequest } from './mix-file.js'
 import type { Measurement } from './plan.js'
-import { ECHO_SERVERS, type Server, type ServerId } from './servers.js'
+import { FLOOR_SERVERS, type Server, type ServerId } from './servers.js'
 
 export type PreparedMix = {
   luaFile: string
   planned: PlannedRequest[]
+  /** The requests exactly as wrk sends them (ETags resolved). */
+  requests: MixRequest[]
   /** What h2load sends: it cannot vary headers or bodies per request, so no 304s and one MCP body. */
   fixedRate: { paths: string[]; headers?: string[]; body?: string }
 }
@@ -26,13 +29,10 @@ export async function prepareMixes(
   const samples = new Map<ServerId, CorpusSample>()
   const sampleOf = async (id: ServerId) =>
     samples.get(id) ?? samples.set(id, await sampleCorpus(servers.get(id)!.url)).get(id)!
-  const resolved = new Map<string, MixRequest[]>()
   const out = new Map<string, PreparedMix>()
-  const echoes = (m: Measurement) => ECHO_SERVERS.has(m.server)
-  // Services and the peer first: the reference and nginx reuse the resolved service mix.
-  for (const m of [...measurements].sort((a, b) => Number(echoes(a)) - Number(echoes(b)))) {
+  for (const m of measurements) {
     const server = servers.get(m.server)
-    if (server === undefined) continue
+    if (server === undefined || FLOOR_SERVERS.has(m.server)) continue
     // The API mix is planned from the sample service; the 100k one from the 100k service.
     const planned =
       m.mix === 'api-100k'
@@ -45,15 +45,25 @@ export async function prepareMixes(
                 headers: { ...p.headers, 'Accept-Encoding': 'br' },
               }))
             : planMcpMix(await sampleOf('off'), m.mix === 'mcp-legacy' ? 'legacy' : 'modern')
-    const requests = echoes(m) ? resolved.get('off') : await resolveMix(server.url, planned)
-    if (requests === undefined)
-      throw new Error(`bench: ${m.id} needs the service's mix, and the quota-off service is not running`)
-    resolved.set(m.id, requests)
+    const requests = await resolveMix(server.url, planned)
     const luaFile = join(workDir, `mix-${m.id}.lua`)
     writeFileSync(luaFile, toLuaMix(requests))
-    out.set(m.id, { luaFile, planned, fixedRate: fixedRateRequests(requests, planned) })
+    out.set(m.id, { luaFile, planned, requests, fixedRate: fixedRateRequests(requests, planned) })
   }
   return out
+}
+
+/** The quota-off service's prepared mix named `mix`: what the floors are driven with and replay. */
+export function serviceMix(
+  measurements: readonly Measurement[],
+  mixes: ReadonlyMap<string, PreparedMix>,
+  mix: Measurement['mix'],
+): PreparedMix {
+  const off = measurements.find((m) => m.server === 'off' && m.mix === mix)
+  const prepared = off === undefined ? undefined : mixes.get(off.id)
+  if (prepared === undefined)
+    throw new Error(`bench: the floors need the quota-off service's ${mix} mix, which was not prepared`)
+  return prepared
 }
 
 function fixedRateRequests(

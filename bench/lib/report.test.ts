@@ -15,12 +15,14 @@ const run = (rps: number, p99Ms = 2): WrkResult => ({
 })
 
 const measured: TargetMeasurements[] = [
+  { id: 'reference', label: 'reference', passes: [run(60_000), run(48_000), run(62_400)] },
   {
-    id: 'reference',
-    label: 'reference',
+    id: 'replay',
+    label: 'floor',
     passes: [run(50_000), run(40_000), run(52_000)],
     // 20 µs of CPU per request in every pass: the server had its core to itself in none of them.
     serverCpuSeconds: [10, 8, 10.4],
+    floor: 'replay',
   },
   { id: 'peer', label: 'peer', passes: [run(10_000), run(8_000), run(10_400)] },
   {
@@ -29,13 +31,15 @@ const measured: TargetMeasurements[] = [
     passes: [run(42_000, 3), run(33_000, 5), undefined],
     // 25 µs per request in the first pass, 24 in the second.
     serverCpuSeconds: [10.5, 7.92, undefined],
-    goal: { vsReference: 0.8, vsPeer: 2.5 },
+    floor: 'replay',
+    goal: { vsFloor: 0.8, vsPeer: 2.5 },
   },
   {
     id: 'redis',
     label: 'service, Redis quota',
     passes: [run(20_000), run(16_000), run(20_800)],
-    goal: { vsReference: 0.45, vsPeer: 2.5 },
+    floor: 'replay',
+    goal: { vsFloor: 0.45, vsPeer: 2.5 },
   },
   { id: 'broken', label: 'never ran', passes: [undefined, undefined, undefined] },
 ]
@@ -44,7 +48,7 @@ describe('summarise', () => {
   const rows = summarise(measured, 'reference', 'peer')
 
   it('drops targets with no completed pass', () => {
-    expect(rows.map((r) => r.id)).toEqual(['reference', 'peer', 'off', 'redis'])
+    expect(rows.map((r) => r.id)).toEqual(['reference', 'replay', 'peer', 'off', 'redis'])
   })
 
   it('gives median and range of req/s over completed passes, and the median p99', () => {
@@ -53,18 +57,22 @@ describe('summarise', () => {
     expect(off.p99Ms).toBe(4)
   })
 
-  it('takes ratios within each pass', () => {
+  it('takes ratios within each pass, to the row’s own floor, the reference and the peer', () => {
     const off = rows.find((r) => r.id === 'off')!
-    expect(off.vsReference).toBeCloseTo((42_000 / 50_000 + 33_000 / 40_000) / 2)
+    expect(off.vsFloor).toBeCloseTo((42_000 / 50_000 + 33_000 / 40_000) / 2)
+    expect(off.vsReference).toBeCloseTo((42_000 / 60_000 + 33_000 / 48_000) / 2)
     expect(off.vsPeer).toBeCloseTo((4.2 + 4.125) / 2)
     expect(rows.find((r) => r.id === 'reference')!.vsReference).toBe(1)
+    expect(rows.find((r) => r.id === 'replay')!.vsFloor).toBe(1)
+    // A row without a floor (another mix, or a ceiling) has no ×floor rather than a made-up one.
+    expect(rows.find((r) => r.id === 'peer')!.vsFloor).toBeUndefined()
   })
 
-  it("gives the server's CPU per request, and the reference's over the target's within each pass", () => {
+  it("gives the server's CPU per request, and the floor's over the target's within each pass", () => {
     const off = rows.find((r) => r.id === 'off')!
     expect(off.cpuUsPerRequest).toBeCloseTo(24.5)
-    expect(off.vsReferenceByCpu).toBeCloseTo((20 / 25 + 20 / 24) / 2)
-    expect(rows.find((r) => r.id === 'reference')!.vsReferenceByCpu).toBe(1)
+    expect(off.vsFloorByCpu).toBeCloseTo((20 / 25 + 20 / 24) / 2)
+    expect(rows.find((r) => r.id === 'replay')!.vsFloorByCpu).toBe(1)
     // No CPU recorded, or no request answered: no figure rather than a made-up one.
     const silent = summarise(
       [{ id: 'x', label: 'x', passes: [{ ...run(0), requests: 0 }], serverCpuSeconds: [3] }],
@@ -73,13 +81,13 @@ describe('summarise', () => {
     )
     expect(silent[0]!.cpuUsPerRequest).toBeUndefined()
     expect(rows.find((r) => r.id === 'redis')!.cpuUsPerRequest).toBeUndefined()
-    expect(rows.find((r) => r.id === 'redis')!.vsReferenceByCpu).toBeUndefined()
+    expect(rows.find((r) => r.id === 'redis')!.vsFloorByCpu).toBeUndefined()
   })
 
-  it('judges each goal on req/s, showing the CPU ratio beside ×reference', () => {
+  it('judges each goal on req/s, showing the CPU ratio beside ×floor', () => {
     const off = rows.find((r) => r.id === 'off')!
     expect(off.verdicts).toEqual([
-      { text: '×reference 0.83 (goal ≥ 0.80): met (by CPU per request: 0.82)', met: true },
+      { text: '×floor 0.83 (goal ≥ 0.80): met (by CPU per request: 0.82)', met: true },
       { text: '×peer 4.16 (goal ≥ 2.50): met', met: true },
     ])
     const redis = rows.find((r) => r.id === 'redis')!
@@ -90,11 +98,9 @@ describe('summarise', () => {
   it('renders a markdown table and the verdicts', () => {
     const table = markdownTable(rows)
     expect(table.split('\n')).toHaveLength(2 + rows.length)
-    expect(table).toContain('| service, quota off | 37,500 | 33,000–42,000 | 0.83 | 4.16 |')
+    expect(table).toContain('| service, quota off | 37,500 | 33,000–42,000 | 0.83 | 0.69 | 4.16 |')
     expect(table).toMatch(/\| service, quota off \|.* \| 24\.5 \| 0\.82 \|$/m)
     expect(table).toMatch(/\| service, Redis quota \|.* \| – \| – \|$/m)
-    expect(markdownVerdicts(rows)).toContain(
-      '- **service, Redis quota**: ×reference 0.40 (goal ≥ 0.45): NOT met',
-    )
+    expect(markdownVerdicts(rows)).toContain('- **service, Redis quota**: ×floor 0.40 (goal ≥ 0.45): NOT met')
   })
 })

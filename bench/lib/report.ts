@@ -3,8 +3,11 @@ import type { FixedRateResult } from './h2load.js'
 import { median, medianPassRatio, range } from './stats.js'
 import type { WrkResult } from './wrk.js'
 
-/** Goals from issue 7: share of the reference's req/s, and multiple of the peer baseline's. */
-export type Goal = { vsReference?: number; vsPeer?: number }
+/**
+ * Goals: share of the req/s of the row's floor, the replay of the service's own answers on the same
+ * mix (issue 45), and multiple of the peer baseline's (issue 7).
+ */
+export type Goal = { vsFloor?: number; vsPeer?: number }
 
 export type TargetMeasurements = {
   id: string
@@ -19,6 +22,8 @@ export type TargetMeasurements = {
   serverCpuBusy?: (number | undefined)[]
   /** Per pass: CPU seconds the target's server used during the run. */
   serverCpuSeconds?: (number | undefined)[]
+  /** Id of the replay row this one is divided by. */
+  floor?: string
   goal?: Goal
 }
 
@@ -30,6 +35,8 @@ export type TargetRow = {
   p99Ms: number
   bytesPerResponse: number
   errors: number
+  /** Same-pass ratio to the row's floor (the replay of the same mix). */
+  vsFloor?: number
   vsReference?: number
   vsPeer?: number
   fixedRate?: FixedRateResult
@@ -41,12 +48,12 @@ export type TargetRow = {
   /** Median over passes of the server's CPU time per request, in µs. */
   cpuUsPerRequest?: number
   /**
-   * The reference's CPU per request divided by this target's, same-pass, median over passes: the
-   * req/s ratio the target would have if both had their core to themselves for the whole run.
+   * The floor's CPU per request divided by this target's, same-pass, median over passes: the req/s
+   * ratio to the floor the target would have if both had their core to themselves for the whole run.
    */
-  vsReferenceByCpu?: number
+  vsFloorByCpu?: number
   goal?: Goal
-  /** One line per goal, e.g. "×reference 0.84 ≥ 0.80: met". */
+  /** One line per goal, e.g. "×floor 0.91 (goal ≥ 0.90): met". */
   verdicts: { text: string; met: boolean }[]
 }
 
@@ -73,7 +80,6 @@ export function summarise(
 ): TargetRow[] {
   const reference = all.find((m) => m.id === referenceId)
   const peer = all.find((m) => m.id === peerId)
-  const referenceCpuCost = cpuCostOf(reference)
   const rows: TargetRow[] = []
   for (const m of all) {
     const done = m.passes.filter((p): p is WrkResult => p !== undefined)
@@ -81,9 +87,11 @@ export function summarise(
     const [min, max] = range(done.map((p) => p.rps))
     const vsReference = m.id === referenceId ? 1 : medianPassRatio(rpsOf(m), rpsOf(reference))
     const vsPeer = m.id === peerId ? 1 : medianPassRatio(rpsOf(m), rpsOf(peer))
+    const floor = all.find((f) => f.id === m.floor)
     const cpuCost = cpuCostOf(m)
-    // The reference's cost over the target's: the req/s ratio both would have with their core to themselves.
-    const vsReferenceByCpu = m.id === referenceId ? 1 : medianPassRatio(referenceCpuCost, cpuCost)
+    const vsFloor = floor === undefined ? undefined : medianPassRatio(rpsOf(m), rpsOf(floor))
+    // The floor's cost over the target's: the req/s ratio both would have with their core to themselves.
+    const vsFloorByCpu = floor === undefined ? undefined : medianPassRatio(cpuCostOf(floor), cpuCost)
     rows.push({
       id: m.id,
       label: m.label,
@@ -92,6 +100,7 @@ export function summarise(
       p99Ms: median(done.map((p) => p.p99Ms)),
       bytesPerResponse: median(done.map((p) => p.bytesPerRequest)),
       errors: done.reduce((s, p) => s + p.errors, 0),
+      vsFloor,
       vsReference,
       vsPeer,
       fixedRate: m.fixedRate,
@@ -99,9 +108,9 @@ export function summarise(
       maxOtherCores: maxDefined(m.otherCores ?? []),
       serverCpuBusy: medianDefined(m.serverCpuBusy ?? []),
       cpuUsPerRequest: medianDefined(cpuCost),
-      vsReferenceByCpu,
+      vsFloorByCpu,
       goal: m.goal,
-      verdicts: verdicts(m.goal, vsReference, vsPeer, vsReferenceByCpu),
+      verdicts: verdicts(m.goal, vsFloor, vsPeer, vsFloorByCpu),
     })
   }
   return rows
@@ -117,12 +126,12 @@ function maxDefined(values: readonly (number | undefined)[]): number | undefined
   return defined.length === 0 ? undefined : Math.max(...defined)
 }
 
-/** The goals are judged on req/s; the CPU ratio is shown beside ×reference's verdict, not judged. */
+/** The goals are judged on req/s; the CPU ratio is shown beside ×floor's verdict, not judged. */
 function verdicts(
   goal: Goal | undefined,
-  vsReference?: number,
+  vsFloor?: number,
   vsPeer?: number,
-  vsReferenceByCpu?: number,
+  vsFloorByCpu?: number,
 ): TargetRow['verdicts'] {
   const out: TargetRow['verdicts'] = []
   const check = (what: string, value: number | undefined, want: number | undefined, aside = '') => {
@@ -134,10 +143,10 @@ function verdicts(
     })
   }
   check(
-    '×reference',
-    vsReference,
-    goal?.vsReference,
-    vsReferenceByCpu === undefined ? '' : ` (by CPU per request: ${vsReferenceByCpu.toFixed(2)})`,
+    '×floor',
+    vsFloor,
+    goal?.vsFloor,
+    vsFloorByCpu === undefined ? '' : ` (by CPU per request: ${vsFloorByCpu.toFixed(2)})`,
   )
   check('×peer', vsPeer, goal?.vsPeer)
   return out
@@ -151,18 +160,18 @@ const ratio = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2)
 /** The results table in markdown. */
 export function markdownTable(rows: readonly TargetRow[]): string {
   const head =
-    '| Target | req/s (median) | min–max | ×reference | ×peer | p50 ms | p99 ms | p99 ms at ½ max (offered → achieved req/s) | bytes/resp | RSS MiB | errors | server core busy | other CPU (max cores) | server CPU µs/req | ×reference by CPU |'
-  const sep = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+    '| Target | req/s (median) | min–max | ×floor | ×reference | ×peer | p50 ms | p99 ms | p99 ms at ½ max (offered → achieved req/s) | bytes/resp | RSS MiB | errors | server core busy | other CPU (max cores) | server CPU µs/req | ×floor by CPU |'
+  const sep = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
   const lines = rows.map((r) => {
     const f = r.fixedRate
     const fixed = f === undefined ? '–' : `${ms(f.p99Ms)} (${int(f.offeredRps)} → ${int(f.achievedRps)})`
     const rss = r.rssMiB === undefined ? '–' : int(r.rssMiB)
-    return `| ${r.label} | ${int(r.rps.median)} | ${int(r.rps.min)}–${int(r.rps.max)} | ${ratio(r.vsReference)} | ${ratio(r.vsPeer)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${fixed} | ${int(r.bytesPerResponse)} | ${rss} | ${r.errors + (f?.errors ?? 0)} | ${r.serverCpuBusy === undefined ? '–' : `${Math.round(r.serverCpuBusy * 100)} %`} | ${cores(r.maxOtherCores)} | ${r.cpuUsPerRequest === undefined ? '–' : r.cpuUsPerRequest.toFixed(1)} | ${ratio(r.vsReferenceByCpu)} |`
+    return `| ${r.label} | ${int(r.rps.median)} | ${int(r.rps.min)}–${int(r.rps.max)} | ${ratio(r.vsFloor)} | ${ratio(r.vsReference)} | ${ratio(r.vsPeer)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${fixed} | ${int(r.bytesPerResponse)} | ${rss} | ${r.errors + (f?.errors ?? 0)} | ${r.serverCpuBusy === undefined ? '–' : `${Math.round(r.serverCpuBusy * 100)} %`} | ${cores(r.maxOtherCores)} | ${r.cpuUsPerRequest === undefined ? '–' : r.cpuUsPerRequest.toFixed(1)} | ${ratio(r.vsFloorByCpu)} |`
   })
   return [head, sep, ...lines].join('\n')
 }
 
-/** "- off: ×reference 0.84 (goal ≥ 0.80): met" lines for every target with a goal. */
+/** "- off: ×floor 0.91 (goal ≥ 0.90): met" lines for every target with a goal. */
 export function markdownVerdicts(rows: readonly TargetRow[]): string {
   return rows
     .filter((r) => r.verdicts.length > 0)

@@ -1,6 +1,7 @@
 /**
  * The servers under test, each started pinned to the server core on its own loopback port: the service
- * in its three quota configurations (and on the 100k corpus), the reference, nginx and the peer.
+ * in its three quota configurations (and on the 100k corpus), the reference, nginx, the replay floor
+ * and the peer.
  */
 import type { ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -9,14 +10,18 @@ import { prepareNginx } from './nginx.js'
 import { SERVER_CPU, start, waitForHttp } from './processes.js'
 import { BENCH_REDIS_URL } from './redis.js'
 
-export type ServerId =
-  'off' | 'memory' | 'redis' | 'off-100k' | 'reference' | 'reference-fields' | 'nginx' | 'peer'
+export type ServerId = 'off' | 'memory' | 'redis' | 'off-100k' | 'reference' | 'nginx' | 'replay' | 'peer'
 export type Server = { id: ServerId; url: string; child: ChildProcess; pid: number }
 
 /** The service in its configurations: started from dist/, ready once /readyz answers 200. */
-export const SERVICES: ReadonlySet<ServerId> = new Set(['off', 'memory', 'redis', 'off-100k'])
+const SERVICES: ReadonlySet<ServerId> = new Set(['off', 'memory', 'redis', 'off-100k'])
 /** Servers that answer every request with the service's reference body, whatever it asks. */
-export const ECHO_SERVERS: ReadonlySet<ServerId> = new Set(['reference', 'reference-fields', 'nginx'])
+export const ECHO_SERVERS: ReadonlySet<ServerId> = new Set(['reference', 'nginx'])
+/**
+ * Servers that answer from what the quota-off service answered (one body, or each recorded answer):
+ * started once the service's mixes are resolved, and driven with those mixes as they are.
+ */
+export const FLOOR_SERVERS: ReadonlySet<ServerId> = new Set([...ECHO_SERVERS, 'replay'])
 
 /** Everything a server start needs besides its id. */
 export type ServerContext = {
@@ -29,8 +34,8 @@ export type ServerContext = {
   redisPrefix: string
   /** Reference and nginx only: the bytes every request is answered with. */
   body?: Buffer
-  /** reference-fields only: the header fields the service sent with `body` (flat: name, value, …). */
-  fields?: readonly string[]
+  /** Replay only: the service's recorded answers (record-answers.ts), as JSON. */
+  answersFile?: string
   /** Node's --cpu-prof directory: the service then writes a profile when it stops. */
   cpuProfDir?: string
 }
@@ -70,10 +75,9 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
   ]
   switch (id) {
     case 'reference':
-    case 'reference-fields': {
-      const fields = id === 'reference-fields' ? ['--fields-file', writeFields(ctx)] : []
-      return tsxTarget('bench/targets/reference.ts', ['--body-file', writeBody(ctx), ...fields])
-    }
+      return tsxTarget('bench/targets/reference.ts', ['--body-file', writeBody(ctx)])
+    case 'replay':
+      return tsxTarget('bench/targets/replay.ts', ['--answers-file', ctx.answersFile!])
     case 'peer':
       return tsxTarget('bench/targets/peer.ts', ['--records', ctx.records])
     case 'nginx':
@@ -92,12 +96,6 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
       return [ctx.node, args, serviceEnv(id, ctx)]
     }
   }
-}
-
-function writeFields(ctx: ServerContext): string {
-  const file = join(ctx.workDir, 'reference-fields.json')
-  writeFileSync(file, JSON.stringify(ctx.fields))
-  return file
 }
 
 function writeBody(ctx: ServerContext): string {
