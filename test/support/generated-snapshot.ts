@@ -7,7 +7,9 @@ import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import type { Fact } from '../../src/core/records/record.js'
 import type { Postings } from '../../src/core/search/postings.js'
 import { decodePostings } from '../../src/core/search/postings-codec.js'
-import { SnapshotBuilder } from '../../src/core/search/snapshot-builder.js'
+import { SnapshotBuilder, searchedText } from '../../src/core/search/snapshot-builder.js'
+import type { TermGroup } from '../../src/core/search/match-plan.js'
+import { SearchOracle, type OracleGroup } from './search-oracle.js'
 
 /** The sample records and `count` generated from them with `seed`. */
 export function generatedSnapshot(seed: string, count = 3_000) {
@@ -17,9 +19,8 @@ export function generatedSnapshot(seed: string, count = 3_000) {
     }
   ).records
   const builder = new SnapshotBuilder('records')
-  ;[...sample, ...new CorpusGenerator({ sample, seed }).records(count)].forEach((r, i) =>
-    builder.add(r, `record ${i}`),
-  )
+  const records = [...sample, ...new CorpusGenerator({ sample, seed }).records(count)]
+  records.forEach((r, i) => builder.add(r, `record ${i}`))
   const data = builder.finish()
   const { text } = data
   const decoded = new Map<number, Postings>()
@@ -30,8 +31,28 @@ export function generatedSnapshot(seed: string, count = 3_000) {
   const byFrequency = Array.from({ length: text.terms.length }, (_, t) => t).sort(
     (a, b) => text.frequency[b]! - text.frequency[a]!,
   )
+  /** The reference evaluator over the same records, read from their text (test/support/search-oracle.ts). */
+  const oracle = new SearchOracle(
+    records.map((record, doc) => ({
+      ...searchedText(record),
+      rankClass: data.rankClass[doc]!,
+      tieRank: data.tieRank[doc]!,
+    })),
+  )
+  /** A query's groups by word, as the reference evaluator reads them. */
+  const byWord = (groups: readonly TermGroup[]): OracleGroup[] =>
+    groups.map((group) =>
+      group.map(({ slots, weight }) => ({
+        slots: slots.map((slot) =>
+          slot.map(({ term, weight: w }) => ({ word: text.terms[term]!, weight: w })),
+        ),
+        weight,
+      })),
+    )
   return {
     data,
+    oracle,
+    byWord,
     text,
     postingsOf,
     ranking: { rankClass: data.rankClass, tieRank: data.tieRank },

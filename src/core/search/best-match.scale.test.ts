@@ -1,5 +1,5 @@
 /**
- * Best match against an exhaustive reference, on 2 000 generated records and the sample, over
+ * Best match against the reference evaluator, on 2 000 generated records and the sample, over
  * hundreds of queries; best-match.test.ts runs the same properties on a small snapshot.
  */
 import { describe, it } from 'vitest'
@@ -8,11 +8,11 @@ import { bestMatchChecks } from '../../../test/support/properties/best-match.js'
 const { expectRandomQueries, expectRandomGroups, expectAllWordsFirst } = bestMatchChecks(2_000)
 
 describe('best match, at scale', () => {
-  it('ranks as the exhaustive reference for random queries of 2 to 9 words, filtered or not, on several pages', () => {
+  it('ranks as the reference evaluator for random queries of 2 to 9 words, filtered or not, on several pages', () => {
     expectRandomQueries(120)
   })
 
-  it('ranks as the reference with forms, aliases of several words, and groups no document holds', () => {
+  it('ranks as the reference evaluator with forms, aliases of several words, and groups no document holds', () => {
     expectRandomGroups(80)
   })
 

@@ -1,5 +1,5 @@
 /**
- * Best match against an exhaustive reference (test/support/properties/best-match.ts), on a small
+ * Best match against the reference evaluator (test/support/properties/best-match.ts), on a small
  * snapshot for a quick check: best-match.scale.test.ts runs the same properties on 2 000 generated
  * records, over four times the queries.
  */
@@ -11,11 +11,11 @@ const { postingsOf, stats, ranking, space, expectRandomQueries, expectRandomGrou
   bestMatchChecks(300)
 
 describe('best match', () => {
-  it('ranks as the exhaustive reference for random queries of 2 to 9 words, filtered or not, on several pages', () => {
+  it('ranks as the reference evaluator for random queries of 2 to 9 words, filtered or not, on several pages', () => {
     expectRandomQueries(30)
   })
 
-  it('ranks as the reference with forms, aliases of several words, and groups no document holds', () => {
+  it('ranks as the reference evaluator with forms, aliases of several words, and groups no document holds', () => {
     expectRandomGroups(20)
   })
 

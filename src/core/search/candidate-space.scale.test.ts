@@ -9,7 +9,7 @@ import { candidateSpaceChecks } from '../../../test/support/properties/candidate
 const { expectSearchesAlike, expectUnionsAlike } = candidateSpaceChecks(3_000)
 
 describe('a search work space reused by every search of an index, at scale', () => {
-  it('gives each search the answer it gives in arrays of its own, whatever searches came before', () => {
+  it('gives each search the answer of the reference evaluator, as in arrays of its own, whatever searches came before', () => {
     expectSearchesAlike(400)
   })
 

@@ -7,7 +7,7 @@ import { CandidateSpace } from './candidate-space.js'
 const { expectSearchesAlike, expectUnionsAlike } = candidateSpaceChecks(300)
 
 describe('a search work space reused by every search of an index', () => {
-  it('gives each search the answer it gives in arrays of its own, whatever searches came before', () => {
+  it('gives each search the answer of the reference evaluator, as in arrays of its own, whatever searches came before', () => {
     expectSearchesAlike(40)
   })
 

@@ -86,12 +86,10 @@ export function matchOneGroup(
 ): { total: number; docs: number[] } {
   const { titleLength, bodyLength, averageTitle, averageBody } = stats
   const documentCount = titleLength.length
-  // As the Plan does: alternatives with an empty slot are left out, and one word alone (`simple`)
-  // multiplies its weights in another order than a word among others.
+  // As the Plan does: alternatives with an empty slot are left out.
   const options = group.filter(
     (option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0),
   )
-  const simple = options.length === 1 && options[0]!.slots[0]!.length === 1
   const lists = options.flatMap((option) =>
     option.slots[0]!.map(({ term, weight }) => ({
       postings: postingsOf(term),
@@ -102,7 +100,9 @@ export function matchOneGroup(
   const { scores, titled, block } = scratch.take()
   for (const { postings, weight: termWeight, optionWeight } of lists) {
     const frequency = 'count' in postings ? postings.count : postings.docs.length
-    const weight = termWeight * Math.log(1 + (documentCount - frequency + 0.5) / (frequency + 0.5))
+    // Multiplied as the Plan multiplies it (match-plan.ts): the two weights first, then idf.
+    const weight =
+      termWeight * optionWeight * Math.log(1 + (documentCount - frequency + 0.5) / (frequency + 0.5))
     eachBlock(postings, block, ({ docs, titleTf, bodyTf }, length) => {
       for (let i = 0; i < length; i++) {
         const doc = docs[i]!
@@ -112,7 +112,7 @@ export function matchOneGroup(
         const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
         const bm25 =
           (TITLE_BOOST * title * (K1 + 1)) / (title + titleNorm) + (body * (K1 + 1)) / (body + bodyNorm)
-        const score = simple ? optionWeight * weight * bm25 : weight * bm25 * optionWeight
+        const score = weight * bm25
         if (score > scores[doc]!) scores[doc] = score
         if (title > 0) titled[doc] = 1
       }

@@ -62,6 +62,22 @@ function rarity(size: number, documentCount: number): number {
   return 1 + (RARITY_SHARE * idf(Math.min(size, documentCount))) / idf(1)
 }
 
+/**
+ * Whether some document holds `group`: a group no document holds is left out of a best match, as
+ * if it had not been typed (docs/search.md, "Best match"). A one-slot alternative with postings is
+ * held; a phrase's words may each be held and never together, so its documents are tried, an
+ * all-words search of the group alone that stops at the first document found.
+ */
+function someDocumentHolds(group: TermGroup, postings: TermPostingsOf, stats: FieldStats): boolean {
+  const held = (option: Alternative) =>
+    option.slots.length === 1 && option.slots[0]!.some(({ term }) => lengthOf(postings(term)) > 0)
+  if (group.some(held)) return true
+  const plan = Plan.of([group], postings, stats)
+  if (plan === undefined) return false
+  for (const doc of plan.candidates()) if (plan.matches(doc)) return true
+  return false
+}
+
 // BM25 per field, summed with the title boosted ×2: each field is normalised by its own length, so a
 // word in a short title counts more than the same word in a long one.
 export const K1 = 1.2
@@ -91,7 +107,6 @@ export class Plan {
   /** Slot s spans cursors [slotStart[s], slotStart[s+1]); option o spans slots [optionStart[o], …); group g options [groupStart[g], …). */
   readonly #slotStart: number[] = [0]
   readonly #optionStart: number[] = [0]
-  readonly #optionWeight: number[] = []
   readonly #groupStart: number[] = [0]
   readonly #stats: FieldStats
   /** Every group is one word with no other form or alias: one cursor per group, the common case. */
@@ -133,20 +148,24 @@ export class Plan {
               this.#bodyTf.push(p.bodyTf)
               this.#dense.push(undefined)
             }
-            weights.push(weight * Math.log(1 + (documentCount - length + 0.5) / (length + 0.5)))
+            // The word's weight and its alternative's, multiplied first: a form at 0.8 in the
+            // word's own alternative and the word in an alias at 0.8 score exactly alike, so that
+            // equal matches are ordered by id, not by rounding.
+            weights.push(
+              weight * option.weight * Math.log(1 + (documentCount - length + 0.5) / (length + 0.5)),
+            )
           }
           this.#slotStart.push(this.#docs.length)
         }
         this.#optionStart.push(this.#slotStart.length - 1)
-        this.#optionWeight.push(option.weight)
       }
-      this.#groupStart.push(this.#optionWeight.length)
+      this.#groupStart.push(this.#optionStart.length - 1)
     }
     this.#at = new Int32Array(this.#docs.length)
     this.#weight = Float64Array.from(weights)
     this.#simple =
-      this.#docs.length === this.#optionWeight.length &&
-      this.#optionWeight.length === this.#groupStart.length - 1
+      this.#docs.length === this.#optionStart.length - 1 &&
+      this.#optionStart.length === this.#groupStart.length
     for (let g = this.#groupWeight.length - 1, sum = 0; g >= 0; g--)
       this.#weightFrom[g] = sum += this.#groupWeight[g]! * TITLE_COVER
   }
@@ -173,7 +192,9 @@ export class Plan {
     const usable = rarestFirst(groups, postings).filter(({ group }) =>
       group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)),
     )
-    const kept = usable.filter(({ size }) => size > 0).slice(0, MAX_BEST_GROUPS)
+    const kept = usable
+      .filter(({ group, size }) => size > 0 && someDocumentHolds(group, postings, stats))
+      .slice(0, MAX_BEST_GROUPS)
     return kept.length === 0 ? undefined : new Plan(kept, postings, stats)
   }
 
@@ -269,7 +290,6 @@ export class Plan {
   covers(doc: number, floor: number): boolean {
     const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
     const weight = this.#weight
-    const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
     const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
     const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
@@ -290,7 +310,6 @@ export class Plan {
         const titleTf = this.#foundTitleTf
         const bodyTf = this.#foundBodyTf
         total +=
-          optionWeight[g]! *
           weight[g]! *
           ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
             (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
@@ -328,7 +347,6 @@ export class Plan {
     const weight = this.#weight
     const slotStart = this.#slotStart
     const optionStart = this.#optionStart
-    const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
     let best = -1
     let title = false
@@ -358,8 +376,7 @@ export class Plan {
         inTitle &&= slotTitle
       }
       if (!found) continue
-      const score = sum * optionWeight[o]!
-      if (score > best) best = score
+      if (sum > best) best = sum
       title ||= inTitle
     }
     this.#groupInTitle = title
@@ -477,7 +494,6 @@ export class Plan {
     // Locals rather than fields in the loop below: it runs once per candidate document.
     const docsOf = this.#docs
     const weight = this.#weight
-    const optionWeight = this.#optionWeight
     const groupStart = this.#groupStart
     const titleNorm = K1 * (1 - B + (B * titleLength[doc]!) / averageTitle)
     const bodyNorm = K1 * (1 - B + (B * bodyLength[doc]!) / averageBody)
@@ -490,7 +506,6 @@ export class Plan {
         const titleTf = this.#foundTitleTf
         const bodyTf = this.#foundBodyTf
         total +=
-          optionWeight[c]! *
           weight[c]! *
           ((TITLE_BOOST * titleTf * (K1 + 1)) / (titleTf + titleNorm) +
             (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
