@@ -1,12 +1,12 @@
 /**
  * Prints how the search does on the relevance tables (test/relevance/queries.ts, and the held-out
- * table apart) over the bundled sample, beside two peers measured in the same run on the same
+ * table apart) over the bundled sample, beside the peers measured in the same run on the same
  * records: per category, how often an accepted record comes first, is on the first page (10
  * results), and how often nothing is found. docs/search.md quotes it.
  *
  * Systems: this service as the REST API answers (`match=all`, the default, and `match=best`), the MCP
  * tool `search_facts` over a real MCP client (it defaults to best match), MiniSearch (OR, prefix,
- * fuzzy, accents folded), and PostgreSQL's French full-text search (OR and AND) when a server
+ * fuzzy, accents folded), Orama (OR, its French stemmer), and PostgreSQL's French full-text search (OR and AND) when a server
  * answers at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test, as the tests).
  *
  * @example
@@ -24,6 +24,7 @@ import { RELEVANCE_TABLE, type TableRow } from '../test/relevance/queries.js'
 import {
   mcpToolSystem,
   miniSearchPeer,
+  oramaPeer,
   postgresPeers,
   restSearch,
   systemOf,
@@ -46,6 +47,7 @@ const systems: System[] = [
   systemOf('REST match=best', restSearch(index, 'best')),
   await mcpToolSystem(index),
   systemOf('MiniSearch OR', miniSearchPeer(batch.records)),
+  systemOf('Orama French', await oramaPeer(batch.records)),
   ...(postgres ?? []),
 ]
 

@@ -344,3 +344,25 @@ describe('an English query', () => {
     })
   })
 })
+
+describe('a negation or quantity phrase', () => {
+  it('is read as the case the rules state, ahead of records that only hold its subject', () => {
+    const page = search("je n'ai plus aucun point", 10)
+    expect(page.interpretation!.words).toEqual(['plus aucun point'])
+    expect(page.results[0]!.record.id).toBe('fait-50cfb3a0fbf83335')
+    expect(search("il n'y a aucun panneau", 10).interpretation!.expanded).toContainEqual({
+      word: 'aucun panneau',
+      with: ['priorité à droite'],
+    })
+  })
+
+  it('still finds every record its subject alone found (match=all is widened, never narrowed)', () => {
+    const subjectAlone = search('point', 300).results.map((e) => e.record.id)
+    const negated = new Set(search('plus de points', 300).results.map((e) => e.record.id))
+    for (const id of subjectAlone) expect(negated.has(id), id).toBe(true)
+  })
+
+  it('leaves a structure word outside every phrase a filler', () => {
+    expect(search('plus de 7 jours').interpretation!.ignored).toContain('plus')
+  })
+})

@@ -17,6 +17,7 @@ import {
   withMeasures,
   type MeasureToken,
 } from './measures.js'
+import { BUNDLED_NEGATIONS, type NegationTable } from './negations.js'
 import { ignoredWords } from './stop-words.js'
 import { queryTokens, tokenize, type QueryToken } from './tokenize.js'
 
@@ -50,6 +51,8 @@ export type InterpretContext = {
   display: (term: number) => string
   /** The English-query mode's vocabulary (data/search/english.json by default). */
   english?: EnglishVocabulary
+  /** Negation and quantity phrases (data/search/negations.json by default). */
+  negations?: NegationTable
 }
 
 /**
@@ -63,6 +66,13 @@ const ALIAS_WEIGHT = 0.8
 /** What an English glossary word as typed weighs when the records hold it as a French word (« fine »). */
 const TYPED_ENGLISH_WEIGHT = 0.5
 
+/**
+ * What the subject of a negation phrase weighs alone (« permis » of « jamais eu le permis »): a
+ * record holding it says nothing of the negation, so the phrase's reading (« conduire sans
+ * permis ») ranks first, while match=all still finds what the subject alone found.
+ */
+const NEGATED_SUBJECT_WEIGHT = 0.5
+
 /** Corrections tried per query at most: each scans part of the vocabulary. */
 const MAX_CORRECTIONS = 8
 
@@ -74,9 +84,14 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
     (w) => context.lexicon.termId(w) !== undefined,
   )
   const vocabulary = context.english ?? BUNDLED_ENGLISH
+  // A French query keeps the negation and quantity words of a phrase that reads them (« plus de
+  // points », « aucun panneau »); alone they stay fillers.
   const ignorable = english
     ? tokens.map((t) => vocabulary.isIgnorableInEnglish(t.word))
-    : ignoredWords(tokens.map((t) => t.word))
+    : negationsOf(context).keep(
+        tokens.map((t) => t.word),
+        ignoredWords(tokens.map((t) => t.word)),
+      )
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
@@ -113,6 +128,19 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
       interpretation.words.push(shown)
       interpretation.expanded.push({ word: shown, with: translated.also })
       at += translated.length
+      continue
+    }
+    const negated = negationsOf(context).match(folded, at)
+    if (negated !== undefined) {
+      const shown = corrected
+        .slice(at, at + negated.length)
+        .map((t) => t.typed)
+        .join(' ')
+      const planned = readingGroup(folded.slice(at, at + negated.length), negated.also, context)
+      words.push({ shown, group: planned.group })
+      interpretation.words.push(shown)
+      interpretation.expanded.push({ word: shown, with: planned.also })
+      at += negated.length
       continue
     }
     const alias = context.aliases.match(folded, at)
@@ -221,11 +249,18 @@ function isNameOrAcronym(token: QueryToken, query: readonly QueryToken[]): boole
 function phraseWords(words: readonly string[], context: InterpretContext): boolean[] {
   const covered = words.map(() => false)
   for (let at = 0; at < words.length; at++) {
-    const alias = context.aliases.match(words, at)
+    const alias = phraseAt(words, at, context)
     if (alias === undefined || alias.length < 2 || !aliasFinds(alias, context)) continue
     for (let i = at; i < at + alias.length; i++) covered[i] = true
   }
   return covered
+}
+
+const negationsOf = (context: InterpretContext): NegationTable => context.negations ?? BUNDLED_NEGATIONS
+
+/** The phrase with alternatives at `words[at]`: a negation phrase first (it holds the aliases' words and more), else an alias. */
+function phraseAt(words: readonly string[], at: number, context: InterpretContext): AliasMatch | undefined {
+  return negationsOf(context).match(words, at) ?? context.aliases.match(words, at)
 }
 
 function findsSomething(word: string, context: InterpretContext): boolean {
@@ -293,6 +328,30 @@ function phraseGroup(
     also.push(phrase.text)
   }
   return { group, also: [...new Set(also)] }
+}
+
+/**
+ * A negation phrase's group: its readings (« solde de points nul ») at full weight, then its words
+ * without their structure words (« point ») at NEGATED_SUBJECT_WEIGHT, so the query finds at least
+ * what it found when the structure words were fillers.
+ */
+function readingGroup(
+  words: readonly string[],
+  readings: readonly AliasPhrase[],
+  context: InterpretContext,
+): { group: TermGroup; also: string[] } {
+  const group: Alternative[] = []
+  const also: string[] = []
+  for (const phrase of readings) {
+    const option = alternative(phrase.words, 1, context.lexicon)
+    if (option === undefined) continue
+    group.push(option)
+    also.push(phrase.text)
+  }
+  const subject = words.filter((w) => !negationsOf(context).isStructureWord(w))
+  const own = subject.length > 0 ? alternative(subject, NEGATED_SUBJECT_WEIGHT, context.lexicon) : undefined
+  if (own !== undefined) group.push(own)
+  return { group, also }
 }
 
 /** Words that must all be found, each as itself (weight 1) or another of its forms; undefined if one is not indexed. */
