@@ -29,6 +29,11 @@ const databaseUrl = z.url({
   error: 'must be a postgres:// or postgresql:// URL',
 })
 
+const otlpEndpoint = z.url({
+  protocol: /^https?$/,
+  error: 'must be an absolute http(s) URL such as http://collector:4318',
+})
+
 /** Every setting, with its default. Keys are the environment variable names. */
 export const SettingsSchema = z.object({
   PORT: port.default(8080).describe('TCP port of the HTTP server. Default 8080.'),
@@ -162,6 +167,22 @@ export const SettingsSchema = z.object({
     .describe(
       'Share of RATE_LIMIT_PER_MINUTE each replica admits per client while Redis is unavailable: 1/N for N replicas. Default 0.5 (two replicas).',
     ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint
+    .optional()
+    .describe(
+      'Base URL of an OTLP/HTTP collector: traces are sent to its /v1/traces. Default: none, no traces (the tracing modules are not even loaded).',
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint
+    .optional()
+    .describe(
+      'Full URL traces are sent to (OTLP/HTTP, JSON), used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. Default: none.',
+    ),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .default('reference-records')
+    .describe('service.name of the traces. Default reference-records.'),
   PUBLISHER_CONTACT: z
     .email({ error: 'must be an e-mail address' })
     .default('contact@code-et-conduite.example')
@@ -307,9 +328,23 @@ export function loadConfig(
     log: { level: s.LOG_LEVEL, hashKey: s.LOG_HASH_KEY },
     metrics: { allow: s.METRICS_ALLOW },
     publisher: { contact: s.PUBLISHER_CONTACT },
+    /** OpenTelemetry traces: undefined unless an OTLP endpoint is set. */
+    traces: tracesConfig(s),
   })
 }
 export type Config = ReturnType<typeof loadConfig>
+
+/**
+ * Where traces go, by the OpenTelemetry rule for OTLP/HTTP: the signal's own endpoint as given, or
+ * the base endpoint with `v1/traces` appended to its path.
+ */
+function tracesConfig(s: Settings): { url: string; serviceName: string } | undefined {
+  const base = s.OTEL_EXPORTER_OTLP_ENDPOINT
+  const url =
+    s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`)
+  return url === undefined ? undefined : { url, serviceName: s.OTEL_SERVICE_NAME }
+}
 
 /** Environment variable naming the API root read by the client commands and `mcp --base-url`. */
 export const BASE_URL_SETTING = 'REFERENCE_RECORDS_URL'

@@ -24,6 +24,7 @@ import { liveReadRoute } from './live-read-routes.js'
 import { isUnderPath, mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { HttpRefusal } from './status.js'
+import { quotaDecided } from './trace-channels.js'
 import type { Target } from './target.js'
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
@@ -115,6 +116,8 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
     if (decision !== undefined) deps.onQuotaDecision?.(decision.allowed)
+    if (decision !== undefined && quotaDecided.hasSubscribers)
+      quotaDecided.publish({ request: req, allowed: decision.allowed })
     if (decision !== undefined && !decision.allowed) {
       deps.onQuotaRefused()
       return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }

@@ -15,6 +15,7 @@ import { API_PREFIX } from '../core/api/schemas.js'
 import type { ClientAddresses } from './client-address.js'
 import { liveReadRoute } from './live-read-routes.js'
 import type { CompletionLog } from './logging.js'
+import { requestCompleted } from './trace-channels.js'
 
 /** The route label of a request that no route serves. */
 export const UNMATCHED_ROUTE = 'unmatched'
@@ -83,6 +84,7 @@ export function createCompletions(deps: {
     ms: number,
   ) => {
     observe?.(route, req.method ?? '', status, ms / 1000)
+    if (requestCompleted.hasSubscribers) requestCompleted.publish({ request: req, route, status })
     log?.({ id, method: req.method!, url: req.url!, address, status, ms })
   }
   const whenFinished = (req: IncomingMessage, res: ServerResponse, route: string, id: string) => {
@@ -113,6 +115,8 @@ export function createCompletions(deps: {
       // listener per answer (the fast path's answers are whole once `end` returns).
       if (log !== undefined) return whenFinished(req, res, route, id)
       observe?.(route, req.method ?? '', res.statusCode, msSince(req, performance.now()) / 1000)
+      if (requestCompleted.hasSubscribers)
+        requestCompleted.publish({ request: req, route, status: res.statusCode })
     },
     whenFinished,
     finished(req, status, route, id, address) {

@@ -95,6 +95,9 @@ export type McpNodeHandlerOptions = {
   onToolCall?: ToolCallObserver
 }
 
+/** What a request turned out to be, once read: a tools/call's tool label and its message. */
+type ToolCalled = { tool?: string; message?: unknown }
+
 export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandlerOptions): McpNodeHandler {
   const calls = new ToolCallCache()
   const now = options.now ?? (() => new Date())
@@ -158,8 +161,8 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
     return outcome
   }
 
-  /** `called.tool` is set when the request is a tools/call (and the metrics listen). */
-  const respond = async (req: IncomingMessage, called: { tool?: string }): Promise<Response | RawReply> => {
+  /** `called` is filled when the request is a tools/call (and the metrics listen): its tool and message. */
+  const respond = async (req: IncomingMessage, called: ToolCalled): Promise<Response | RawReply> => {
     // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
     if (req.method !== 'POST')
       return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, {
@@ -180,7 +183,10 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
         { connection: 'close' },
       )
     const parsedBody = parseJson(body)
-    if (options.onToolCall !== undefined) called.tool = toolCalled(parsedBody)
+    if (options.onToolCall !== undefined) {
+      called.tool = toolCalled(parsedBody)
+      called.message = parsedBody
+    }
     // One request per POST: a batch of a hundred searches would cost a hundred calls' work for one unit
     // of the quota. MCP has had no batches since its 2025-06-18 revision; older clients send none.
     if (Array.isArray(parsedBody)) return jsonRpcError(400, BATCH_REFUSAL, null, {}, JSON_RPC_INVALID_REQUEST)
@@ -209,14 +215,14 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
   }
 
   const answer = async (req: IncomingMessage): Promise<McpAnswer> => {
-    const called: { tool?: string } = {}
+    const called: ToolCalled = {}
     const answered = await answerRequest(req, called)
     if (called.tool !== undefined && 'reply' in answered)
-      options.onToolCall?.(called.tool, outcomeOf(answered.reply))
+      options.onToolCall?.(called.tool, outcomeOf(answered.reply), req, called.message)
     return answered
   }
 
-  const answerRequest = async (req: IncomingMessage, called: { tool?: string }): Promise<McpAnswer> => {
+  const answerRequest = async (req: IncomingMessage, called: ToolCalled): Promise<McpAnswer> => {
     let response: Response | RawReply
     try {
       response = await respond(req, called)

@@ -4,6 +4,7 @@
  * SDK's own. The tool label is one of this server's tools or `unknown`: a client's made-up name
  * never becomes a label.
  */
+import type { IncomingMessage } from 'node:http'
 
 /** The tools server.ts registers (a test lists them through tools/list and compares). */
 export const TOOL_NAMES: ReadonlySet<string> = new Set([
@@ -18,8 +19,16 @@ const UNKNOWN_TOOL = 'unknown'
 /** ok: a result; error: a result marked isError, or the server failed; invalid: refused (arguments, unknown tool, malformed). */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid'
 
-/** Told of every tools/call answered. */
-export type ToolCallObserver = (tool: string, outcome: ToolCallOutcome) => void
+/**
+ * Told of every tools/call answered: its tool label and outcome, and for tracing the HTTP request
+ * that carried it and the JSON-RPC message as parsed (its `params._meta` may hold a `traceparent`).
+ */
+export type ToolCallObserver = (
+  tool: string,
+  outcome: ToolCallOutcome,
+  request: IncomingMessage,
+  message: unknown,
+) => void
 
 /** The tool label of `message` when it is a tools/call request, else undefined. */
 export function toolCalled(message: unknown): string | undefined {

@@ -85,6 +85,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     const metrics = createMetrics()
     resources.add(async () => metrics.close())
+    // Loaded only when an OTLP endpoint is set: without one, no OpenTelemetry module is ever loaded.
+    // Opened first, so closed last: the spans of the requests a shutdown drains are exported too.
+    let quotaStore: () => string | undefined = () => undefined
+    const tracing =
+      config.traces === undefined
+        ? undefined
+        : (await import('./traces.js')).startTracing(config.traces, {
+            version: PACKAGE_VERSION,
+            log: logger,
+            quotaStore: () => quotaStore(),
+          })
+    if (tracing !== undefined) resources.add(() => tracing.close())
     // The first load runs in its worker while the rest is set up; a file's must succeed (awaited
     // below, before the service is returned), PostgreSQL's snapshots may not exist yet (then:
     // unavailable until the first).
@@ -121,6 +133,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
     })
     if (quota !== undefined) resources.add(() => quota.close())
+    // Labelled as the metrics label it: `fallback` while a Redis store counts in memory.
+    quotaStore = () =>
+      quota === undefined
+        ? undefined
+        : quota.store.kind.startsWith('memory (')
+          ? 'fallback'
+          : quota.store.kind
     // The decisions' series exist from the start, at 0: the configured store's, and the fallback's with Redis.
     if (quota !== undefined) metrics.quotaStores(quota.store.kind)
     logger.info({ store: quota?.store.kind ?? 'none', perMinute: quota?.limit ?? 0 }, 'request quota')
@@ -142,7 +161,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log: { debug: clientFault },
       snapshot: options.fastPath === false ? undefined : () => records.current,
       onKeptAnswer: () => metrics.mcpKeptAnswers.inc(),
-      onToolCall: metrics.toolCall,
+      onToolCall:
+        tracing === undefined
+          ? metrics.toolCall
+          : (tool, outcome, request, message) => {
+              metrics.toolCall(tool, outcome)
+              tracing.toolCall(tool, outcome, request, message)
+            },
     })
     resources.add(() => mcp.close())
     const http = await buildHttpApp({
@@ -183,6 +208,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ],
     })
     const { app } = http
+    tracing?.traceServer(app.server)
     try {
       await followed.loaded
     } catch (err) {
