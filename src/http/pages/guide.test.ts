@@ -29,6 +29,14 @@ describe('the guides in HTML', () => {
     expect(guides[0]!.html).toMatch(/<pre tabindex="0"><code class="language-json">/)
     expect(guides[0]!.html).toContain('<div class="table-scroll" tabindex="0">')
   })
+  it('keeps the text of a link to a file the site does not serve, without the broken link', () => {
+    const page = renderGuide(
+      GUIDES[0]!,
+      '',
+      '# T\n\nSee [the runs](../bench/results/history.md) and [search](search.md#x).\n',
+    ).html
+    expect(page).toContain('See the runs and <a href="/docs/search#x">search</a>.')
+  })
   it('does not let raw HTML of a guide through', () => {
     expect(renderGuide(GUIDES[0]!, '', '# T\n\n<script>alert(1)</script>\n').html).toContain('&lt;script&gt;')
   })

@@ -65,6 +65,9 @@ function guideLink(href: string, base: string, suffix: '' | '.md'): string | und
   return guide === undefined ? undefined : `${base}${guide.path}${suffix}${match![2] ?? ''}`
 }
 
+/** A link relative to the docs folder (`scale.md`, `../bench/x.md`), not an anchor, an absolute path or another site. */
+const isUnservedRelative = (href: string) => href !== '' && !/^(?:[a-z][a-z0-9+.-]*:|#|\/)/i.test(href)
+
 /**
  * Headings of levels 2 and 3 get GitHub's id, `tabindex="-1"` (following a link to one moves the
  * focus there), and their text wrapped in a link to themselves (the span keeps Safari's reader view
@@ -113,13 +116,21 @@ function markdownRenderer(base: string, toc: TocEntry[]): Markdown {
   const rules = md.renderer.rules
   const defaultLink =
     rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+  const defaultLinkClose =
+    rules.link_close ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+  // A relative link to a file that is not served (another doc, a file of the repository) would be a
+  // broken link on the site: its text stays, without the link. Links nest never, so one flag does.
+  let dropped = false
   rules.link_open = (tokens, i, options, env, self) => {
     const token = tokens[i]!
-    const href = token.attrGet('href')
-    const served = href === null ? undefined : guideLink(String(href), base, '')
+    const href = String(token.attrGet('href') ?? '')
+    const served = guideLink(href, base, '')
     if (served !== undefined) token.attrSet('href', served)
+    else if (isUnservedRelative(href)) return ((dropped = true), '')
     return defaultLink(tokens, i, options, env, self)
   }
+  rules.link_close = (tokens, i, options, env, self) =>
+    dropped ? ((dropped = false), '') : defaultLinkClose(tokens, i, options, env, self)
   // Wide code and tables scroll sideways on a phone; a scrolling region must be reachable by keyboard.
   const defaultFence = rules.fence!
   rules.fence = (...args) => defaultFence(...args).replace(/^<pre>/, '<pre tabindex="0">')
