@@ -104,7 +104,9 @@ async function round(service: Service): Promise<number> {
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!
 for (const s of [off, memory]) for (let i = 0; i < 3; i++) await round(s) // JIT, caches
-const [offCosts, memoryCosts, differences] = [[], [], []] as number[][]
+const offCosts: number[] = []
+const memoryCosts: number[] = []
+const differences: number[] = []
 for (let r = 0; r < ROUNDS; r++) {
   // Alternating which goes first, so neither always follows a collection of the other's garbage.
   const order = r % 2 === 0 ? [off, memory] : [memory, off]
