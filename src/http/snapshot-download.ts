@@ -38,8 +38,8 @@ export type GzipDownload = { etag: string; length: number; blocks: readonly Buff
 
 /**
  * The snapshot's NDJSON, chunk by chunk, copied from its records as `destination` asks for more,
- * into buffers reused once `destination` has written them (reused-chunks.ts: fresh ones made a
- * download cost full garbage collections).
+ * one chunk per turn of the event loop, into buffers reused once `destination` has written them
+ * (reused-chunks.ts: fresh ones made a download cost full garbage collections).
  */
 function ndjsonStream(index: RecordIndex, chunkBytes = CHUNK_BYTES, destination?: Writable): Readable {
   const size = Math.max(chunkBytes, index.longestRecord + 1)
@@ -47,12 +47,18 @@ function ndjsonStream(index: RecordIndex, chunkBytes = CHUNK_BYTES, destination?
   const stream: Readable = new Readable({
     highWaterMark: size,
     read() {
-      if (position >= index.size) return void this.push(null)
-      const chunk = chunks.take()
-      const { next, bytes } = index.copyListing(position, chunk)
-      position = next
-      chunks.pushed(chunk, bytes)
-      this.push(chunk.subarray(0, bytes))
+      // One chunk per turn of the event loop. Pushed at once, a client reading as fast as the socket
+      // takes the bytes got the whole body in one turn (pipe reads on while the socket accepts): at
+      // 100 000 records, 166 MB held the loop 0.4-2.7 s whatever else was waiting.
+      setImmediate(() => {
+        if (this.destroyed) return
+        if (position >= index.size) return void this.push(null)
+        const chunk = chunks.take()
+        const { next, bytes } = index.copyListing(position, chunk)
+        position = next
+        chunks.pushed(chunk, bytes)
+        this.push(chunk.subarray(0, bytes))
+      })
     },
   })
   const chunks = new ReusedChunks(size, stream, destination)
