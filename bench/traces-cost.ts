@@ -22,6 +22,7 @@ import { spawn } from 'node:child_process'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { setTimeout as sleep, setImmediate as turn } from 'node:timers/promises'
 import { Registry } from 'prom-client'
+import type { Config } from '../src/config.js'
 import { silentLog } from '../src/core/log.js'
 import type { ClientAddresses } from '../src/http/client-address.js'
 import { createCompletions, markStarted } from '../src/http/completions.js'
@@ -60,7 +61,7 @@ const BACKLOG = 1_024
 let onPath = 0
 
 /** CPU time (user and system, ms) for N requests: the exporter's work counts, waiting for the receiver does not. */
-async function round(traced = false): Promise<number> {
+async function round(exportedShare = 0): Promise<number> {
   const started = process.cpuUsage()
   for (let i = 0; i < N; i += CHUNK) {
     const chunkStarted = process.cpuUsage()
@@ -68,8 +69,8 @@ async function round(traced = false): Promise<number> {
     const chunkUsed = process.cpuUsage(chunkStarted)
     onPath += (chunkUsed.user + chunkUsed.system) / 1000
     await turn()
-    if (traced) {
-      sent += CHUNK
+    if (exportedShare > 0) {
+      sent += CHUNK * exportedShare
       while (sent - received > BACKLOG) await sleep(1)
     }
   }
@@ -124,34 +125,47 @@ const checksAlone = await nsPerRequest(async () => {
   return performance.now() - started
 })
 
-const onPathRounds: number[] = []
-const configured = await nsPerRequest(async () => {
-  onPath = 0
-  const started = process.cpuUsage()
-  const tracing = startTracing(
-    { url, serviceName: 'bench' },
-    { version: '0', log: silentLog, quotaStore: () => 'memory' },
-  )
-  tracing.traceServer(server)
-  await round(true)
-  onPathRounds.push((onPath * 1e6) / N)
-  await tracing.close() // the last batches' export
-  const used = process.cpuUsage(started)
-  return (used.user + used.system) / 1000
-})
+/** CPU ns per request traced with `sampler`, and of that the requests' own (the rest is the export). */
+async function traced(sampler: NonNullable<Config['traces']>['sampler']) {
+  const onPathRounds: number[] = []
+  const receivedBefore = received
+  sent = received
+  const all = await nsPerRequest(async () => {
+    onPath = 0
+    const started = process.cpuUsage()
+    const tracing = startTracing(
+      { url, serviceName: 'bench', sampler },
+      { version: '0', log: silentLog, quotaStore: () => 'memory' },
+    )
+    tracing.traceServer(server)
+    await round(sampler.ratio)
+    onPathRounds.push((onPath * 1e6) / N)
+    await tracing.close() // the last batches' export
+    const used = process.cpuUsage(started)
+    return (used.user + used.system) / 1000
+  })
+  // The receiver's last counts may still be on their way.
+  for (let last = -1; received !== last; await sleep(50)) last = received
+  return {
+    all: Math.round(all),
+    onPath: Math.round(onPathRounds.sort((a, b) => a - b)[ROUNDS >> 1]!),
+    received: received - receivedBefore,
+  }
+}
+const everyRequest = await traced({ name: 'parentbased_always_on', ratio: 1 })
+const oneInTen = await traced({ name: 'parentbased_traceidratio', ratio: 0.1 })
 
-// The receiver's last count may still be on its way.
-for (let waited = 0; received < ROUNDS * N && waited < 2_000; waited += 10) await sleep(10)
 receiver.disconnect()
 console.log(
   JSON.stringify({
     'without an endpoint (metrics and the checks), CPU ns/request': Math.round(unconfigured),
     'of which the three hasSubscribers checks, ns': Number(checksAlone.toFixed(1)),
-    'with an endpoint (a span per request, exported), CPU ns/request': Math.round(configured),
-    'of which on the request path (span made, named, ended, queued), ns': Math.round(
-      onPathRounds.sort((a, b) => a - b)[ROUNDS >> 1]!,
-    ),
-    'spans received / sent': `${received} / ${ROUNDS * N}`,
+    'with an endpoint, every request traced, CPU ns/request': everyRequest.all,
+    'of which on the request path (span made, named, ended, queued), ns': everyRequest.onPath,
+    'spans received / requests': `${everyRequest.received} / ${ROUNDS * N}`,
+    'with an endpoint, one trace in ten (parentbased_traceidratio 0.1), CPU ns/request': oneInTen.all,
+    'of which on the request path, ns': oneInTen.onPath,
+    'spans received at one in ten / requests': `${oneInTen.received} / ${ROUNDS * N}`,
     sink: sink > 0 ? 1 : 0,
   }),
 )

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       log: { level: 'info', hashKey: undefined },
       metrics: { allow: ['loopback', 'private'] },
       publisher: { contact: 'contact@code-et-conduite.example' },
+      traces: undefined,
     })
   })
   it('reads the environment, and flags win over it', () => {
@@ -137,6 +138,46 @@ describe('loadConfig', () => {
   it('refuses a public base URL with a query', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://x.example/?a=1' })).toThrow(
       /must not contain a query or a fragment/,
+    )
+  })
+})
+
+describe('traces (OpenTelemetry)', () => {
+  const sampler = { name: 'parentbased_always_on', ratio: 1 }
+  it("sends to the base endpoint's /v1/traces, or to the traces endpoint as given", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).traces).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      serviceName: 'reference-records',
+      sampler,
+    })
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest',
+        OTEL_SERVICE_NAME: 'records-eu',
+      }).traces,
+    ).toEqual({ url: 'https://traces.example/ingest', serviceName: 'records-eu', sampler })
+    // A name or a sampler alone traces nothing.
+    expect(
+      loadConfig({ OTEL_SERVICE_NAME: 'records-eu', OTEL_TRACES_SAMPLER: 'always_on' }).traces,
+    ).toBeUndefined()
+  })
+  it('takes the standard sampler names and a ratio', () => {
+    const config = loadConfig(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
+      { 'otel-traces-sampler': 'parentbased_traceidratio', 'otel-traces-sampler-arg': '0.25' },
+    )
+    expect(config.traces?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 })
+  })
+  it('refuses an endpoint that is not an http(s) URL, an unknown sampler and a ratio above 1', () => {
+    expect(() =>
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+        OTEL_TRACES_SAMPLER: 'sometimes',
+        OTEL_TRACES_SAMPLER_ARG: '1.5',
+      }),
+    ).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT[^\n]*http\(s\) URL[\s\S]*OTEL_TRACES_SAMPLER [^\n]*one of[\s\S]*OTEL_TRACES_SAMPLER_ARG[^\n]*ratio/,
     )
   })
 })

@@ -29,6 +29,16 @@ const databaseUrl = z.url({
   error: 'must be a postgres:// or postgresql:// URL',
 })
 
+/** OpenTelemetry's standard sampler names (OTEL_TRACES_SAMPLER), those a trace-only service can use. */
+const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const
+
 const otlpEndpoint = z.url({
   protocol: /^https?$/,
   error: 'must be an absolute http(s) URL such as http://collector:4318',
@@ -177,6 +187,18 @@ export const SettingsSchema = z.object({
     .describe(
       'Full URL traces are sent to (OTLP/HTTP, JSON), used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. Default: none.',
     ),
+  OTEL_TRACES_SAMPLER: z
+    .enum(TRACE_SAMPLERS, { error: `must be one of ${TRACE_SAMPLERS.join(', ')}` })
+    .default('parentbased_always_on')
+    .describe(
+      "Which requests are traced (OpenTelemetry's sampler names): the parentbased_ ones follow the caller's decision when its traceparent carries one. Default parentbased_always_on.",
+    ),
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .regex(/^(0(\.\d{1,6})?|1(\.0{1,6})?|\.\d{1,6})$/, 'must be a ratio from 0 to 1, such as 0.1')
+    .transform(Number)
+    .default(1)
+    .describe('Share of traces kept by the traceidratio samplers, from 0 to 1. Default 1.'),
   OTEL_SERVICE_NAME: z
     .string()
     .trim()
@@ -338,12 +360,17 @@ export type Config = ReturnType<typeof loadConfig>
  * Where traces go, by the OpenTelemetry rule for OTLP/HTTP: the signal's own endpoint as given, or
  * the base endpoint with `v1/traces` appended to its path.
  */
-function tracesConfig(s: Settings): { url: string; serviceName: string } | undefined {
+function tracesConfig(s: Settings) {
   const base = s.OTEL_EXPORTER_OTLP_ENDPOINT
   const url =
     s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
     (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`)
-  return url === undefined ? undefined : { url, serviceName: s.OTEL_SERVICE_NAME }
+  if (url === undefined) return undefined
+  return {
+    url,
+    serviceName: s.OTEL_SERVICE_NAME,
+    sampler: { name: s.OTEL_TRACES_SAMPLER, ratio: s.OTEL_TRACES_SAMPLER_ARG },
+  }
 }
 
 /** Environment variable naming the API root read by the client commands and `mcp --base-url`. */

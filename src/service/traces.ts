@@ -28,7 +28,15 @@ import {
 import { W3CTraceContextPropagator, hrTime } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+} from '@opentelemetry/sdk-trace'
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -85,6 +93,7 @@ export function startTracing(
     DiagLogLevel.WARN,
   )
   const provider = new TracerProvider({
+    sampler: samplerOf(settings.sampler),
     resource: defaultResource().merge(
       resourceFromAttributes({
         [ATTR_SERVICE_NAME]: settings.serviceName,
@@ -135,8 +144,10 @@ export function startTracing(
       { kind: SpanKind.SERVER, startTime, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method } },
       parent,
     )
-    const t: RequestTrace = { span, startTime, method, ended: false }
+    // A span the sampler left out records nothing: it is kept only as the parent of a tool call's.
+    const t: RequestTrace = { span, startTime, method, ended: !span.isRecording() }
     requests.set(request, t)
+    if (t.ended) return
     // An answer the adapter never reported (the client left first): its span still ends.
     response.once('close', () => {
       if (!t.ended) end(t, undefined, response.statusCode)
@@ -189,4 +200,14 @@ export function startTracing(
       diag.disable()
     },
   }
+}
+
+/** The sampler OTEL_TRACES_SAMPLER names, as the OpenTelemetry SDK configuration defines each. */
+function samplerOf({ name, ratio }: NonNullable<Config['traces']>['sampler']): Sampler {
+  const root = name.endsWith('always_on')
+    ? new AlwaysOnSampler()
+    : name.endsWith('always_off')
+      ? new AlwaysOffSampler()
+      : new TraceIdRatioBasedSampler(ratio)
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root
 }
