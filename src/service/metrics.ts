@@ -22,7 +22,7 @@ const SNAPSHOT_LOAD_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
 const MAX_TOOLS = 50
 
 /** The quota store a decision came from, as labelled: the configured one, or this process's memory while Redis is down. */
-function storeLabel(kind: string): 'memory' | 'redis' | 'fallback' {
+export function storeLabel(kind: string): 'memory' | 'redis' | 'fallback' {
   return kind === 'memory' ? 'memory' : kind === 'redis' ? 'redis' : 'fallback'
 }
 

@@ -17,7 +17,7 @@ import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { PACKAGE_VERSION } from '../core/version.js'
 import type { Timeouts } from '../http/server.js'
 import { createLogger } from './logger.js'
-import { createMetrics } from './metrics.js'
+import { createMetrics, storeLabel } from './metrics.js'
 import { createQuotaStoreMetrics } from './quota-store-metrics.js'
 import { openRecords } from './records.js'
 
@@ -134,12 +134,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     })
     if (quota !== undefined) resources.add(() => quota.close())
     // Labelled as the metrics label it: `fallback` while a Redis store counts in memory.
-    quotaStore = () =>
-      quota === undefined
-        ? undefined
-        : quota.store.kind.startsWith('memory (')
-          ? 'fallback'
-          : quota.store.kind
+    quotaStore = () => (quota === undefined ? undefined : storeLabel(quota.store.kind))
     // The decisions' series exist from the start, at 0: the configured store's, and the fallback's with Redis.
     if (quota !== undefined) metrics.quotaStores(quota.store.kind)
     logger.info({ store: quota?.store.kind ?? 'none', perMinute: quota?.limit ?? 0 }, 'request quota')
