@@ -23,8 +23,7 @@ export class ReusedChunks {
   readonly #held: { buffer: Buffer; end: number }[] = []
   #pushed = 0
   #piped = false
-  /** Buffers allocated: at most a few per stream when reused (tests read it). */
-  allocated = 0
+  #allocated = 0
 
   constructor(
     readonly size: number,
@@ -45,8 +44,13 @@ export class ReusedChunks {
     }
     const reused = this.#free.pop()
     if (reused !== undefined) return reused
-    this.allocated++
+    this.#allocated++
     return Buffer.allocUnsafe(this.size)
+  }
+
+  /** Buffers allocated so far: at most a few per stream when reused (tests read it). */
+  get allocated(): number {
+    return this.#allocated
   }
 
   /** Notes that the first `bytes` of `buffer` are being pushed to the source, after every earlier chunk. */
