@@ -70,8 +70,12 @@ describe('the alias file against the sample and the table', () => {
     expect({ entries: entries.length, usedByTheTable: used }).toEqual(MEASURED)
     // Written from the domain, not from the table: many entries serve queries the table does not hold.
     // The share was under half until the 81 rows of issue 46 (written with the vocabulary in view,
-    // test/relevance/queries.ts) raised it to 56 %; above 60 % the file would be the table's.
-    expect(used / entries.length).toBeLessThan(0.6)
+    // test/relevance/queries.ts) raised it to 56 % (187 of 332). Reviewed in issue 46's last round:
+    // back under half would take deleting entries that answer real needs of the table, or adding
+    // about 45 entries for the ratio's sake, both tuning to the figure; so the bound is held just above
+    // today's share instead of 60 %: a new entry that only a table query uses now fails here, and
+    // must come with entries of the domain that no query uses.
+    expect(used / entries.length).toBeLessThan(0.57)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {

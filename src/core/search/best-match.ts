@@ -85,7 +85,11 @@ export function matchBest(
       : { total: fullCount, docs: [] }
   if (all.total >= size)
     return { total: all.total, docs: all.docs, masks: all.docs.map(() => fullMask), best: fullMask }
-  const page = new BestPage(size, ranking)
+  // What a document holding every group weighs at least, summed as `covers` sums it: such a document
+  // enters any page whose worst entry does not hold every group, whatever that entry's titles weigh.
+  let everyGroup = 0
+  for (let g = 0; g < plan.groupCount; g++) everyGroup += plan.plainWeight(g)
+  const page = new BestPage(size, ranking, everyGroup)
   if (levels !== undefined) rankOnBits(plan, levels, request.keep, page)
   else rankTermAtATime(plan, request.keep, page, space)
   const ranked = page.sorted()
@@ -360,6 +364,8 @@ class BestPage {
   constructor(
     readonly size: number,
     ranking: Ranking,
+    /** What a document holding every group weighs at least (its groups outside titles). */
+    readonly everyGroup: number,
   ) {
     this.#rankClass = ranking.rankClass
     this.#tieRank = ranking.tieRank
@@ -370,12 +376,14 @@ class BestPage {
   }
 
   /**
-   * What a document that does not hold every group must weigh to enter a full page: the coverage of
-   * the worst entry kept, or nothing can when that entry holds every group.
+   * What a document must be able to weigh to enter a full page: the coverage of the worst entry
+   * kept, or nothing can when that entry holds every group. Never more than what every group weighs
+   * outside titles: a document holding every group ranks before one that does not, however many of
+   * its words that one's title holds, so pruning below the worst entry's coverage alone would drop it.
    */
   get floor(): number {
     const worst = this.#heap[0]
-    return worst === undefined ? 0 : worst.full ? Infinity : worst.coverage
+    return worst === undefined ? 0 : worst.full ? Infinity : Math.min(worst.coverage, this.everyGroup)
   }
 
   /** Whether `a` ranks before `b`. */

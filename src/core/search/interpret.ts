@@ -321,12 +321,7 @@ function phraseGroup(
     for (const slot of own.slots)
       for (const { term } of slot) if (!typed.has(term)) also.push(context.display(term))
   }
-  for (const phrase of aliases) {
-    const option = alternative(phrase.words, ALIAS_WEIGHT, context.lexicon)
-    if (option === undefined) continue
-    group.push(option)
-    also.push(phrase.text)
-  }
+  phraseAlternatives(aliases, ALIAS_WEIGHT, context, group, also)
   return { group, also: [...new Set(also)] }
 }
 
@@ -342,16 +337,30 @@ function readingGroup(
 ): { group: TermGroup; also: string[] } {
   const group: Alternative[] = []
   const also: string[] = []
-  for (const phrase of readings) {
-    const option = alternative(phrase.words, 1, context.lexicon)
-    if (option === undefined) continue
-    group.push(option)
-    also.push(phrase.text)
-  }
+  phraseAlternatives(readings, 1, context, group, also)
   const subject = words.filter((w) => !negationsOf(context).isStructureWord(w))
   const own = subject.length > 0 ? alternative(subject, NEGATED_SUBJECT_WEIGHT, context.lexicon) : undefined
   if (own !== undefined) group.push(own)
   return { group, also }
+}
+
+/**
+ * Adds to `group` an alternative at `weight` for each phrase whose words are all indexed, and its
+ * text to `also` (what the group finds besides what was typed): aliases and negation readings alike.
+ */
+function phraseAlternatives(
+  phrases: readonly AliasPhrase[],
+  weight: number,
+  context: InterpretContext,
+  group: Alternative[],
+  also: string[],
+): void {
+  for (const phrase of phrases) {
+    const option = alternative(phrase.words, weight, context.lexicon)
+    if (option === undefined) continue
+    group.push(option)
+    also.push(phrase.text)
+  }
 }
 
 /** Words that must all be found, each as itself (weight 1) or another of its forms; undefined if one is not indexed. */

@@ -4,6 +4,7 @@ import { digested } from '../../../test/support/digested.js'
 import type { Fact } from '../records/record.js'
 import { RecordIndex, withPreparedAnswers } from './record-index.js'
 import { SnapshotBuilder, partTransferList, searchedText, type SnapshotPart } from './snapshot-builder.js'
+import { tokenize } from './tokenize.js'
 import { BUILT_COLUMNS, COLUMNS, SHARED_COLUMNS, SNAPSHOT_COLUMNS } from './snapshot-columns.js'
 import { transferList, type SnapshotData } from './snapshot-data.js'
 
@@ -168,5 +169,63 @@ describe("an offer's price is searched", () => {
     const doc = index.get(offer.id)!.doc
     expect(found(`${price} euros`)).toContain(doc)
     expect(found(`tarif ${offer.title}`)).toContain(doc)
+  })
+})
+
+describe("an organization's, a person's and an offer's structured fields are searched", () => {
+  const brand = sample.find((r) => r.organization_data?.telephone !== undefined)!
+  const index = RecordIndex.build({ records: sample })
+  const first = (q: string, match: 'all' | 'best') =>
+    index.search({ q, match, limit: 10, offset: 0 }).results[0]?.record.id
+
+  it('the address, telephone and legal name, and a job title, as text of the body', () => {
+    const person = sample.find((r) => r.person_data?.job_title !== undefined)!
+    const { telephone, legal_name } = brand.organization_data!
+    expect(brand.text).not.toContain(telephone) // held only in the structured field: the index must search it
+    expect(searchedText(brand).body).toContain(`Téléphone : ${telephone}`)
+    expect(searchedText(brand).body).toContain(legal_name)
+    const postal = {
+      ...brand,
+      organization_data: {
+        address: { streetAddress: '3 quai des Tests', postalCode: '69002', addressLocality: 'Lyon' },
+      },
+    }
+    expect(searchedText(postal).body).toContain('Adresse : 3 quai des Tests 69002 Lyon')
+    // Every word of the job title is searched, those the record's title holds only there.
+    const { title, body } = searchedText(person)
+    const searched = new Set([...tokenize(title), ...tokenize(body)])
+    expect(tokenize(person.person_data!.job_title!).filter((w) => !searched.has(w))).toEqual([])
+    const retitled = searchedText({ ...person, title: 'Une personne', text: '' }).body
+    expect(tokenize(retitled)).toEqual(expect.arrayContaining(tokenize(person.person_data!.job_title!)))
+  })
+
+  it.each(['all', 'best'] as const)(
+    'a query for the telephone, the street or the address finds the organization first (match=%s)',
+    (match) => {
+      const { telephone, address } = brand.organization_data!
+      const street = String(address).split(',')[0]! // « 12 rue de l’Exemple »
+      expect(first(telephone!, match)).toBe(brand.id)
+      expect(first(street, match)).toBe(brand.id)
+      expect(first(`adresse ${street}`, match)).toBe(brand.id)
+    },
+  )
+
+  it("an offer's open members are read as text, but not its links, dates, codes and numbers", () => {
+    const offer = sample.find((r) => r.kind === 'offer')!
+    const body = searchedText({
+      ...offer,
+      offer_data: {
+        price: 99,
+        valid_from: '2026-01-01',
+        duration: '3 heures',
+        includes: ['le livret d’apprentissage', 'https://code-et-conduite.example/livret'],
+        sessions_per_year: 10,
+        area_served: 'FRA',
+      },
+    }).body
+    expect(body).toContain('3 heures')
+    expect(body).toContain('le livret d’apprentissage')
+    for (const absent of ['2026-01-01', 'https://code-et-conduite.example/livret', 'FRA', '\n10'])
+      expect(body).not.toContain(absent)
   })
 })

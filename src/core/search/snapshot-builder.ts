@@ -11,6 +11,7 @@ import type { RecordText, SnapshotInfo } from '../records/source.js'
 import { dateTime, encodeLastChange } from '../records/last-change.js'
 import { RecordValidator, type CheckedRecord, type ValidationProblems } from '../records/validate.js'
 import { Growable, pageBacked } from './growable.js'
+import { tokenize } from './tokenize.js'
 import { OrderKeys, mergeRuns, type Orders } from './snapshot-orders.js'
 import { unchangedRecord, type PreviousRecords } from './previous-records.js'
 import {
@@ -76,7 +77,72 @@ function priceWords(offer: NonNullable<Fact['offer_data']>): string | undefined 
 }
 
 /**
- * What is searched: the title, and as body the text, description, an offer's price and references
+ * The answers held only in structured fields, in words as people ask for them: the organization's
+ * legal name, address and telephone (« adresse de l'auto-école », « numéro de téléphone »), a
+ * person's job title and affiliation (« qui est la responsable pédagogique »), and the text of the
+ * open members of the three objects (an offer's duration or what it includes, as a publisher names
+ * them). A structured address (schema.org's PostalAddress) is read by its text values. Links, dates
+ * and codes answer no question a word would ask, and are not read.
+ */
+function structuredWords(record: Fact, parts: string[]): void {
+  const organization = record.organization_data
+  if (organization !== undefined) {
+    if (organization.legal_name !== undefined) parts.push(organization.legal_name)
+    const address = organization.address
+    if (typeof address === 'string') parts.push(`Adresse : ${address}`)
+    else if (address !== undefined) {
+      const values = Object.values(address).filter(
+        (v): v is string | number => typeof v === 'string' || typeof v === 'number',
+      )
+      if (values.length > 0) parts.push(`Adresse : ${values.join(' ')}`)
+    }
+    if (organization.telephone !== undefined) parts.push(`Téléphone : ${organization.telephone}`)
+    openText(organization, ORGANIZATION_READ, parts)
+  }
+  const person = record.person_data
+  if (person !== undefined) {
+    // A person's record is usually titled with the job title: read again, its words would only
+    // count twice, ranking the person above an offer on the words of a job (« examen blanc avec un
+    // moniteur »). What it adds to the title is read.
+    if (person.job_title !== undefined) parts.push(wordsNotIn(person.job_title, record.title))
+    if (person.affiliation !== undefined) parts.push(person.affiliation)
+    openText(person, PERSON_READ, parts)
+  }
+  if (record.offer_data !== undefined) openText(record.offer_data, OFFER_READ, parts)
+}
+
+/** The words of `text` that `title` does not hold, as folded words, in their order. */
+function wordsNotIn(text: string, title: string): string {
+  const held = new Set(tokenize(title))
+  return tokenize(text)
+    .filter((word) => !held.has(word))
+    .join(' ')
+}
+
+/** The members each object's own reading above handles (or, for an offer, that are no words). */
+const ORGANIZATION_READ: ReadonlySet<string> = new Set(['legal_name', 'address', 'telephone', 'same_as'])
+const PERSON_READ: ReadonlySet<string> = new Set(['job_title', 'affiliation'])
+const OFFER_READ: ReadonlySet<string> = new Set(['price', 'price_currency', 'valid_from', 'valid_through'])
+
+/** A value that is a link, a date or a code, not words: « https://… », « 2026-01-01 », « EUR ». */
+const NOT_WORDS = /^(?:[a-z][a-z0-9+.-]*:\/\/\S*|\d{4}-\d{2}-\d{2}(?:T\S*)?|[A-Z]{3})$/
+
+/**
+ * The text of an open object's other members (docs/contract.md "Record fields left open"): its
+ * strings, and the strings of its lists (« inclus : ["20 heures de conduite", "le livret"] »); not
+ * numbers, whose meaning is in the member's name, nor deeper objects.
+ */
+function openText(data: Record<string, unknown>, read: ReadonlySet<string>, parts: string[]): void {
+  for (const [name, value] of Object.entries(data)) {
+    if (read.has(name)) continue
+    const texts = Array.isArray(value) ? value : [value]
+    for (const text of texts) if (typeof text === 'string' && !NOT_WORDS.test(text.trim())) parts.push(text)
+  }
+}
+
+/**
+ * What is searched: the title, and as body the text, description, an offer's price, the text of
+ * the organization's, a person's and an offer's structured fields (structuredWords) and references
  * (source labels, bibliography).
  */
 export function searchedText(record: Fact): { title: string; body: string } {
@@ -86,6 +152,12 @@ export function searchedText(record: Fact): { title: string; body: string } {
   const parts = [record.text, record.description ?? '']
   const price = record.offer_data === undefined ? undefined : priceWords(record.offer_data)
   if (price !== undefined) parts.push(price)
+  if (
+    record.organization_data !== undefined ||
+    record.person_data !== undefined ||
+    record.offer_data !== undefined
+  )
+    structuredWords(record, parts)
   for (const source of record.sources) parts.push(source.label)
   const bibliography = record.bibliography
   if (bibliography !== undefined) for (const entry of bibliography) parts.push(entry)
