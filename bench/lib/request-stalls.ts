@@ -14,6 +14,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { loadConfig } from '../../src/config.js'
+import { publicationIdOf } from '../../src/core/changes/snapshot-changes.js'
 import { startServer } from '../../src/service/service.js'
 import type { ProbeAnswer, ProbeOrder } from './request-prober.js'
 import { TurnMonitor, type TurnFigures } from './turn-monitor.js'
@@ -48,6 +49,9 @@ export type StallRun = {
   stalls: Stall[]
 }
 
+/** Replaced in a probe's path by the served snapshot's publication id (the change feed's `since`). */
+const PUBLICATION = '{publication}'
+
 const mcpCall = (name: string, method: string, params: unknown): Probe => ({
   name,
   path: '/mcp',
@@ -77,7 +81,7 @@ export const probes = (id: string): Probe[] => [
   { name: '/api/v1/facts/{id}', path: `/api/v1/facts/${id}?po_live=1` },
   { name: '/api/v1/facts.ndjson', path: '/api/v1/facts.ndjson' },
   { name: '/api/v1/facts.ndjson, gzip', path: '/api/v1/facts.ndjson', gzip: true },
-  { name: '/api/v1/changes', path: '/api/v1/changes?since=0&po_live=1' },
+  { name: '/api/v1/changes', path: `/api/v1/changes?since=${PUBLICATION}&po_live=1` },
   { name: '/changes.atom', path: '/changes.atom' },
   { name: '/sitemap.xml', path: '/sitemap.xml' },
   { name: '/sitemaps/1.xml', path: '/sitemaps/1.xml' },
@@ -195,7 +199,8 @@ export async function measureStalls(file: string, list: Probe[]): Promise<StallR
       const stalls: Stall[] = []
       for (const probe of list) {
         const idle = await measured({ kind: 'idle', ms: IDLE_WINDOW_MS })
-        const order = orderFor(server.url, probe)
+        const publication = publicationIdOf(server.records.current!)
+        const order = orderFor(server.url, { ...probe, path: probe.path.replace(PUBLICATION, publication) })
         const first = await measured(order)
         const again = await measured(order)
         stalls.push({

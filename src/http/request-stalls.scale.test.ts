@@ -56,6 +56,7 @@ it(`no first request to any endpoint holds the serving thread ${BOUND_MS} ms at 
     '/catalog.jsonld (DCAT)',
     '/llms.txt',
     '/api/v1/facts.ndjson',
+    '/api/v1/changes',
   ])
     expect(run.stalls.find((s) => s.name === name)?.status, name).toBe(200)
   const gzip = run.stalls.find((s) => s.name === '/api/v1/facts.ndjson, gzip')!
