@@ -1,23 +1,31 @@
 /**
- * No single request stalls the service (issue 43): on 100 000 generated records, each endpoint is
- * requested once, first after the snapshot is served, and the serving thread's longest event-loop
- * delay meanwhile is measured (bench/lib/request-stalls.ts; bench/request-stalls.ts runs it on
- * 1 000 000 for docs/scale.md). The bound here is generous, for a busy machine: what it catches is
- * a document built on the serving thread at its first request (the sitemap's took 3.4 s at this size,
- * the catalogue's 1.1 s, the first download's 2 s).
+ * No single request stalls the service (issue 43): on 100 000 generated records, every address
+ * (bench/lib/request-stalls.ts's probes: the API, pages, feeds, discovery documents, both downloads,
+ * the MCP tools) is requested first after the snapshot is served, then again, by a prober process
+ * started before the records are loaded; bench/request-stalls.ts runs the same on 1 000 000 for
+ * docs/scale.md.
+ *
+ * What is judged is the serving thread's own CPU time in its longest turn during the request
+ * (bench/lib/turn-monitor.ts): what the thread ran, not how long it waited for a core, so the
+ * machine's load cannot trip it (a loaded run showed `/healthz` at 1 175 ms of loop delay while
+ * idle, and 21 ms of CPU in its longest turn). Where the kernel does not give the thread's CPU time,
+ * the loop delay less the largest delay of the same prober's idle windows in the same run is judged.
+ * The bound catches a document built on the serving thread at its first request (the sitemap's took
+ * 3.4 s at this size, the DCAT description 1.1 s, the first download 2 s); at this size every first
+ * request stays under 60 ms of CPU on the build machine.
  */
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { measureStalls } from '../../bench/lib/request-stalls.js'
+import { measureStalls, probes, stallTable } from '../../bench/lib/request-stalls.js'
 import { CorpusGenerator } from '../../scripts/corpus/generate.js'
 import { writeLines } from '../../scripts/corpus/ndjson-writer.js'
 import type { Fact } from '../core/records/record.js'
 
 const RECORDS = 100_000
-/** Far above the 50 ms aimed at (a busy machine alone stalls a process for hundreds of milliseconds), far below what building a document at this size took: the sitemap 3.4 s on a quiet machine. */
-const BOUND_MS = 2_000
+/** CPU of the serving thread in one turn, in ms: four times the largest seen at this size, a twentieth of the sitemap's old build. */
+const BOUND_MS = 250
 
 const dir = mkdtempSync(join(tmpdir(), 'rr-stalls-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -38,18 +46,25 @@ it(`no first request to any endpoint holds the serving thread ${BOUND_MS} ms at 
         .split('\n', 1)[0]!,
     ) as Fact
   ).id
-  const { stalls } = await measureStalls(file, id)
-  console.log(
-    stalls
-      .map(
-        (s) =>
-          `${s.stallMs.toFixed(0).padStart(6)} ms ${s.againStallMs.toFixed(0).padStart(5)} ms  ${s.encoding} ${s.path}`,
-      )
-      .join('\n'),
-  )
-  for (const s of stalls) expect(s.status, s.path).toBeLessThan(500)
-  const sitemap = stalls.find((s) => s.path === '/sitemap.xml')!
-  expect(sitemap.status).toBe(200)
-  const slow = stalls.filter((s) => s.stallMs > BOUND_MS).map((s) => `${s.path}: ${s.stallMs.toFixed(0)} ms`)
+  const run = await measureStalls(file, probes(id))
+  console.log(`load average ${run.load.start.toFixed(1)}–${run.load.end.toFixed(1)}\n${stallTable(run)}`)
+
+  for (const s of run.stalls) expect(s.status, s.name).toBeLessThan(500)
+  for (const name of [
+    '/sitemap.xml',
+    '/sitemaps/1.xml',
+    '/catalog.jsonld (DCAT)',
+    '/llms.txt',
+    '/api/v1/facts.ndjson',
+    '/api/v1/changes',
+  ])
+    expect(run.stalls.find((s) => s.name === name)?.status, name).toBe(200)
+  const gzip = run.stalls.find((s) => s.name === '/api/v1/facts.ndjson, gzip')!
+  expect(gzip.status).toBe(200)
+
+  const noise = Math.max(...run.stalls.map((s) => s.idle.loopDelayMs))
+  const held = (s: (typeof run.stalls)[number]) =>
+    Number.isNaN(s.first.turnCpuMs) ? s.first.loopDelayMs - noise : s.first.turnCpuMs
+  const slow = run.stalls.filter((s) => held(s) > BOUND_MS).map((s) => `${s.name}: ${held(s).toFixed(0)} ms`)
   expect(slow).toEqual([])
-}, 600_000)
+}, 900_000)

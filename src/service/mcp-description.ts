@@ -4,7 +4,7 @@
  * `server/discover` names, through the same handler that answers POST /mcp. So the documents name
  * the tools and revisions a client will meet, whatever the MCP adapter registers, without the HTTP
  * adapter knowing the protocol. Asked when a document is built (the card once, llms.txt once per
- * snapshot), never for a client's request.
+ * snapshot), never for a client's request; answered once, while the service starts (describeMcp).
  */
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
@@ -89,14 +89,34 @@ async function listTools(handler: Pick<McpNodeHandler, 'answer'>): Promise<McpTo
   return tools
 }
 
+/** `make`'s result, kept; a failure is not kept, so the next call asks again. */
+function kept<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined
+  return () =>
+    (made ??= make().catch((err: unknown) => {
+      made = undefined
+      throw err
+    }))
+}
+
 /**
  * The description of the endpoint `handler` serves. Its 2025-era revisions are the SDK's list
  * (`SUPPORTED_PROTOCOL_VERSIONS`, what the `initialize` handshake accepts); its 2026-era ones are asked.
+ *
+ * Both answers are asked at once and kept: the tools and revisions are registered when the handler
+ * is made and never change while it serves. Asking first at a client's request made that request
+ * pay for the handler's first run (issue 43): 38–55 ms of the serving thread for the first
+ * `/llms.txt` or Server Card, whatever the number of records; asked here, that happens while the
+ * service starts, before it listens.
  */
 export function describeMcp(handler: Pick<McpNodeHandler, 'answer'>): McpDescription {
-  return {
-    name: MCP_SERVER_NAME,
-    protocolVersions: async () => [...(await modernRevisions(handler)), ...SUPPORTED_PROTOCOL_VERSIONS],
-    tools: () => listTools(handler),
-  }
+  const protocolVersions = kept(async () => [
+    ...(await modernRevisions(handler)),
+    ...SUPPORTED_PROTOCOL_VERSIONS,
+  ])
+  const tools = kept(() => listTools(handler))
+  // A failure now is not kept: the document that needs the answer asks again, and reports it.
+  protocolVersions().catch(() => undefined)
+  tools().catch(() => undefined)
+  return { name: MCP_SERVER_NAME, protocolVersions, tools }
 }

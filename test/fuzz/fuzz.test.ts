@@ -8,8 +8,6 @@ import { MAX_RSS_MIB, MAX_SECOND_HALF_GROWTH_MIB, describeCost, runFuzz } from '
 import { SAMPLE_IDS, startFuzzTarget } from './service.js'
 
 const SEED = process.env.FUZZ_SEED ?? 'npm-test'
-/** The most event-loop CPU one request of the cost phase may take (seen: see docs/operations.md). */
-const MAX_CPU_PER_REQUEST_MS = 250
 
 it.each([
   ['quota on, high limit', '9999999', 45_000],
@@ -33,9 +31,9 @@ it.each([
       expect(stats.cases).toBeGreaterThan(1_000)
       expect(stats.rssSecondHalfGrowthKiB).toBeLessThan(MAX_SECOND_HALF_GROWTH_MIB * 1024)
       expect(stats.rssMaxKiB).toBeLessThan(MAX_RSS_MIB * 1024)
-      // One request never holds the event loop long (issue 32): a loose bound, for a busy machine.
+      // The cost phase ran (its figures are printed above); how much one request may cost is judged
+      // in the timing tier, against a reference of the same run (test/timing/fuzz-cost.test.ts).
       expect(stats.costCases).toBeGreaterThan(0)
-      expect(stats.worst!.cpuPerRequestMs).toBeLessThan(MAX_CPU_PER_REQUEST_MS)
     } finally {
       expect(await target.stop()).toBe(0)
     }

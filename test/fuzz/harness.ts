@@ -306,3 +306,33 @@ export function describeCost(stats: FuzzStats): string {
     `(${w.kind}, ${w.cpuMs.toFixed(1)} ms for ${w.requests} request(s): ${w.head}); worst by kind, ms: ${byKind}`
   )
 }
+
+/**
+ * The reference the cost phase is judged against, measured the same way in the same run: the
+ * service's main-thread CPU for an ordinary request, a search the cache cannot answer (a word of the
+ * records and a random one, each time new), one at a time; the median of `rounds`, in ms. A busy
+ * machine slows it as it slows the fuzzed cases, so a bound stated as a ratio of it holds at any load.
+ */
+export async function referenceCpuPerRequestMs(port: number, pid: number, rounds = 40): Promise<number> {
+  const words = ['permis', 'vitesse', 'alcool', 'stationnement', 'priorite', 'conduite']
+  const costs: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    const q = `${words[i % words.length]} ${Math.random().toString(36).slice(2, 8)}`
+    const bytes = Buffer.from(
+      `GET /api/v1/facts?q=${encodeURIComponent(q)}&po_live=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    )
+    const before = mainThreadCpuNs(pid)
+    const { responses } = await exchange(port, {
+      kind: 'reference',
+      bytes,
+      methods: ['GET'],
+      wellFormed: 1,
+      requests: 1,
+    })
+    costs.push((mainThreadCpuNs(pid) - before) / 1e6)
+    if (responses[0]?.status !== 200)
+      throw new Error(`reference search answered ${responses[0]?.status ?? 'nothing'}`)
+  }
+  costs.sort((a, b) => a - b)
+  return costs[Math.floor(costs.length / 2)]!
+}
