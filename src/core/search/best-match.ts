@@ -66,29 +66,35 @@ export function matchBest(
   const onBits = counting === undefined ? countsOnBits(plan) : counting === 'bits'
   const levels = onBits ? new CoverageLevels(plan, space) : undefined
   // A document holding every group that some document holds is one an all-words search of those
-  // groups finds: such documents come first, in its order. When they fill the page, that search is
-  // the answer, at its cost (a word no record holds is left out, as Algolia's removeWordsIfNoResults).
-  // On bits, how many they are is known first: the search runs only when they fill the page.
+  // groups finds: such documents come first, in its order, whatever their coverage (a record
+  // holding every word in its body only weighs less than one titling two of them). The search
+  // supplies all of them ahead of the page, and the counting below ranks only the others. When they
+  // fill the page, that search is the answer, at its cost (a word no record holds is left out, as
+  // Algolia's removeWordsIfNoResults). On bits, how many they are is known first: the search runs
+  // only when some document holds every group.
   const fullMask = plan.fullMask
   const size = request.offset + request.limit
   const fullCount = levels?.holding(fullMask, request.keep)
   const all =
-    fullCount === undefined || fullCount >= size
-      ? matchWithPlan(
+    fullCount === 0
+      ? { total: 0, docs: [] }
+      : matchWithPlan(
           postings,
           stats,
           ranking,
-          { groups: plan.groups, keep: request.keep, offset: request.offset, limit: request.limit },
+          { groups: plan.groups, keep: request.keep, offset: 0, limit: size },
           space,
           levels?.holdersOf(fullMask),
         )
-      : { total: fullCount, docs: [] }
-  if (all.total >= size)
-    return { total: all.total, docs: all.docs, masks: all.docs.map(() => fullMask), best: fullMask }
-  const page = new BestPage(size, ranking)
+  if (all.total >= size) {
+    const docs = all.docs.slice(request.offset)
+    return { total: all.total, docs, masks: docs.map(() => fullMask), best: fullMask }
+  }
+  // Every document holding every group is in `all.docs`: the page keeps room for the others only.
+  const page = new BestPage(size - all.docs.length, ranking)
   if (levels !== undefined) rankOnBits(plan, levels, request.keep, page)
   else rankTermAtATime(plan, request.keep, page, space)
-  const ranked = page.sorted()
+  const ranked = [...all.docs.map((doc) => ({ doc, mask: fullMask })), ...page.sorted()]
   if (ranked.length === 0) return NOTHING
   const best = ranked[0]!.mask
   // For a smaller set than every group, documents holding it may have been pruned (fewer of its
@@ -141,7 +147,7 @@ function rankOnBits(
         if (keep !== undefined && !keep(doc)) continue
         const floor = page.full ? page.floor : 0
         if (levels.bound(doc) + BOUND_SLACK < floor || !plan.covers(doc, floor)) continue
-        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
+        if (plan.mask !== fullMask) page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask)
       }
     }
   }
@@ -170,8 +176,8 @@ function rankTermAtATime(
   const evaluate = (docs: Uint32Array) => {
     plan.rewind()
     for (const doc of docs) {
-      if (plan.covers(doc, page.full ? page.floor : 0))
-        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
+      if (plan.covers(doc, page.full ? page.floor : 0) && plan.mask !== fullMask)
+        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask)
     }
   }
   while (counts.counted < plan.groupCount) {
@@ -346,11 +352,12 @@ function countHolding(
   }).total
 }
 
-type Entry = { doc: number; coverage: number; tier: number; score: number; mask: number; full: boolean }
+type Entry = { doc: number; coverage: number; tier: number; score: number; mask: number }
 
 /**
- * The best `size` documents offered, in a bounded heap whose root is the worst kept: coverage first,
- * then the all-words order (tier, rank class, score, tie rank).
+ * The best `size` documents offered that do not hold every group (those come from the all-words
+ * search, ahead of these), in a bounded heap whose root is the worst kept: coverage first, then the
+ * all-words order (tier, rank class, score, tie rank).
  */
 class BestPage {
   readonly #heap: Entry[] = []
@@ -370,20 +377,17 @@ class BestPage {
   }
 
   /**
-   * What a document that does not hold every group must weigh to enter a full page: the coverage of
-   * the worst entry kept, or nothing can when that entry holds every group.
+   * What a document must weigh to enter a full page: the coverage of the worst entry kept; nothing
+   * can enter a page with no room.
    */
   get floor(): number {
-    const worst = this.#heap[0]
-    return worst === undefined ? 0 : worst.full ? Infinity : worst.coverage
+    if (this.size === 0) return Infinity
+    return this.#heap[0]?.coverage ?? 0
   }
 
   /** Whether `a` ranks before `b`. */
   #before(a: Entry, b: Entry): boolean {
-    // Documents holding every group first, in the all-words order (their coverage differs only by
-    // title matches, which that order weighs first); then the others by coverage.
-    if (a.full !== b.full) return a.full
-    if (!a.full && a.coverage !== b.coverage) return a.coverage > b.coverage
+    if (a.coverage !== b.coverage) return a.coverage > b.coverage
     if (a.tier !== b.tier) return a.tier > b.tier
     const rank = this.#rankClass[a.doc]! - this.#rankClass[b.doc]!
     if (rank !== 0) return rank < 0
@@ -391,10 +395,10 @@ class BestPage {
     return this.#tieRank[a.doc]! < this.#tieRank[b.doc]!
   }
 
-  offer(doc: number, coverage: number, tier: number, score: number, mask: number, full: boolean): void {
+  offer(doc: number, coverage: number, tier: number, score: number, mask: number): void {
     if (this.size === 0) return
     const heap = this.#heap
-    const entry = { doc, coverage, tier, score, mask, full }
+    const entry = { doc, coverage, tier, score, mask }
     if (heap.length < this.size) {
       let k = heap.length
       heap.push(entry)
