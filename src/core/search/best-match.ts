@@ -24,6 +24,7 @@ import {
   BOUND_SLACK,
   Plan,
   TITLE_COVER,
+  type Coverage,
   type FieldStats,
   type Ranking,
   type TermGroup,
@@ -146,8 +147,9 @@ function rankOnBits(
         const doc = lowestDoc(w, bits)
         if (keep !== undefined && !keep(doc)) continue
         const floor = page.full ? page.floor : 0
-        if (levels.bound(doc) + BOUND_SLACK < floor || !plan.covers(doc, floor)) continue
-        if (plan.mask !== fullMask) page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask)
+        if (levels.bound(doc) + BOUND_SLACK < floor) continue
+        const found = plan.covers(doc, floor)
+        if (found !== undefined && found.mask !== fullMask) page.offer(doc, found)
       }
     }
   }
@@ -176,8 +178,8 @@ function rankTermAtATime(
   const evaluate = (docs: Uint32Array) => {
     plan.rewind()
     for (const doc of docs) {
-      if (plan.covers(doc, page.full ? page.floor : 0) && plan.mask !== fullMask)
-        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask)
+      const found = plan.covers(doc, page.full ? page.floor : 0)
+      if (found !== undefined && found.mask !== fullMask) page.offer(doc, found)
     }
   }
   while (counts.counted < plan.groupCount) {
@@ -352,7 +354,7 @@ function countHolding(
   }).total
 }
 
-type Entry = { doc: number; coverage: number; tier: number; score: number; mask: number }
+type Entry = Coverage & { readonly doc: number }
 
 /**
  * The best `size` documents offered that do not hold every group (those come from the all-words
@@ -395,10 +397,10 @@ class BestPage {
     return this.#tieRank[a.doc]! < this.#tieRank[b.doc]!
   }
 
-  offer(doc: number, coverage: number, tier: number, score: number, mask: number): void {
+  offer(doc: number, { coverage, tier, score, mask }: Coverage): void {
     if (this.size === 0) return
     const heap = this.#heap
-    const entry = { doc, coverage, tier, score, mask }
+    const entry: Entry = { doc, coverage, tier, score, mask }
     if (heap.length < this.size) {
       let k = heap.length
       heap.push(entry)
