@@ -131,7 +131,7 @@ const MAX_RELAXED_WORDS = 8
  */
 const asBuffer = (arena: Uint8Array) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength)
 
-export function holdingItsArenas(data: SnapshotData, previous: readonly Buffer[] | undefined): SnapshotData {
+function holdingItsArenas(data: SnapshotData, previous: readonly Buffer[] | undefined): SnapshotData {
   if (data.inherited > 0 && previous === undefined) return data
   const own = data.arenas.map(asBuffer)
   const all = [...(previous ?? []).slice(0, data.inherited), ...own]
