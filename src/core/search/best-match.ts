@@ -24,6 +24,7 @@ import {
   BOUND_SLACK,
   Plan,
   TITLE_COVER,
+  type Coverage,
   type FieldStats,
   type Ranking,
   type TermGroup,
@@ -66,33 +67,35 @@ export function matchBest(
   const onBits = counting === undefined ? countsOnBits(plan) : counting === 'bits'
   const levels = onBits ? new CoverageLevels(plan, space) : undefined
   // A document holding every group that some document holds is one an all-words search of those
-  // groups finds: such documents come first, in its order. When they fill the page, that search is
-  // the answer, at its cost (a word no record holds is left out, as Algolia's removeWordsIfNoResults).
-  // On bits, how many they are is known first: the search runs only when they fill the page.
+  // groups finds: such documents come first, in its order, whatever their coverage (a record
+  // holding every word in its body only weighs less than one titling two of them). The search
+  // supplies all of them ahead of the page, and the counting below ranks only the others. When they
+  // fill the page, that search is the answer, at its cost (a word no record holds is left out, as
+  // Algolia's removeWordsIfNoResults). On bits, how many they are is known first: the search runs
+  // only when some document holds every group.
   const fullMask = plan.fullMask
   const size = request.offset + request.limit
   const fullCount = levels?.holding(fullMask, request.keep)
   const all =
-    fullCount === undefined || fullCount >= size
-      ? matchWithPlan(
+    fullCount === 0
+      ? { total: 0, docs: [] }
+      : matchWithPlan(
           postings,
           stats,
           ranking,
-          { groups: plan.groups, keep: request.keep, offset: request.offset, limit: request.limit },
+          { groups: plan.groups, keep: request.keep, offset: 0, limit: size },
           space,
           levels?.holdersOf(fullMask),
         )
-      : { total: fullCount, docs: [] }
-  if (all.total >= size)
-    return { total: all.total, docs: all.docs, masks: all.docs.map(() => fullMask), best: fullMask }
-  // What a document holding every group weighs at least, summed as `covers` sums it: such a document
-  // enters any page whose worst entry does not hold every group, whatever that entry's titles weigh.
-  let everyGroup = 0
-  for (let g = 0; g < plan.groupCount; g++) everyGroup += plan.plainWeight(g)
-  const page = new BestPage(size, ranking, everyGroup)
+  if (all.total >= size) {
+    const docs = all.docs.slice(request.offset)
+    return { total: all.total, docs, masks: docs.map(() => fullMask), best: fullMask }
+  }
+  // Every document holding every group is in `all.docs`: the page keeps room for the others only.
+  const page = new BestPage(size - all.docs.length, ranking)
   if (levels !== undefined) rankOnBits(plan, levels, request.keep, page)
   else rankTermAtATime(plan, request.keep, page, space)
-  const ranked = page.sorted()
+  const ranked = [...all.docs.map((doc) => ({ doc, mask: fullMask })), ...page.sorted()]
   if (ranked.length === 0) return NOTHING
   const best = ranked[0]!.mask
   // For a smaller set than every group, documents holding it may have been pruned (fewer of its
@@ -144,8 +147,9 @@ function rankOnBits(
         const doc = lowestDoc(w, bits)
         if (keep !== undefined && !keep(doc)) continue
         const floor = page.full ? page.floor : 0
-        if (levels.bound(doc) + BOUND_SLACK < floor || !plan.covers(doc, floor)) continue
-        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
+        if (levels.bound(doc) + BOUND_SLACK < floor) continue
+        const found = plan.covers(doc, floor)
+        if (found !== undefined && found.mask !== fullMask) page.offer(doc, found)
       }
     }
   }
@@ -174,8 +178,8 @@ function rankTermAtATime(
   const evaluate = (docs: Uint32Array) => {
     plan.rewind()
     for (const doc of docs) {
-      if (plan.covers(doc, page.full ? page.floor : 0))
-        page.offer(doc, plan.coverage, plan.tier, plan.score, plan.mask, plan.mask === fullMask)
+      const found = plan.covers(doc, page.full ? page.floor : 0)
+      if (found !== undefined && found.mask !== fullMask) page.offer(doc, found)
     }
   }
   while (counts.counted < plan.groupCount) {
@@ -350,11 +354,12 @@ function countHolding(
   }).total
 }
 
-type Entry = { doc: number; coverage: number; tier: number; score: number; mask: number; full: boolean }
+type Entry = Coverage & { readonly doc: number }
 
 /**
- * The best `size` documents offered, in a bounded heap whose root is the worst kept: coverage first,
- * then the all-words order (tier, rank class, score, tie rank).
+ * The best `size` documents offered that do not hold every group (those come from the all-words
+ * search, ahead of these), in a bounded heap whose root is the worst kept: coverage first, then the
+ * all-words order (tier, rank class, score, tie rank).
  */
 class BestPage {
   readonly #heap: Entry[] = []
@@ -364,8 +369,6 @@ class BestPage {
   constructor(
     readonly size: number,
     ranking: Ranking,
-    /** What a document holding every group weighs at least (its groups outside titles). */
-    readonly everyGroup: number,
   ) {
     this.#rankClass = ranking.rankClass
     this.#tieRank = ranking.tieRank
@@ -376,22 +379,17 @@ class BestPage {
   }
 
   /**
-   * What a document must be able to weigh to enter a full page: the coverage of the worst entry
-   * kept, or nothing can when that entry holds every group. Never more than what every group weighs
-   * outside titles: a document holding every group ranks before one that does not, however many of
-   * its words that one's title holds, so pruning below the worst entry's coverage alone would drop it.
+   * What a document must weigh to enter a full page: the coverage of the worst entry kept; nothing
+   * can enter a page with no room.
    */
   get floor(): number {
-    const worst = this.#heap[0]
-    return worst === undefined ? 0 : worst.full ? Infinity : Math.min(worst.coverage, this.everyGroup)
+    if (this.size === 0) return Infinity
+    return this.#heap[0]?.coverage ?? 0
   }
 
   /** Whether `a` ranks before `b`. */
   #before(a: Entry, b: Entry): boolean {
-    // Documents holding every group first, in the all-words order (their coverage differs only by
-    // title matches, which that order weighs first); then the others by coverage.
-    if (a.full !== b.full) return a.full
-    if (!a.full && a.coverage !== b.coverage) return a.coverage > b.coverage
+    if (a.coverage !== b.coverage) return a.coverage > b.coverage
     if (a.tier !== b.tier) return a.tier > b.tier
     const rank = this.#rankClass[a.doc]! - this.#rankClass[b.doc]!
     if (rank !== 0) return rank < 0
@@ -399,10 +397,10 @@ class BestPage {
     return this.#tieRank[a.doc]! < this.#tieRank[b.doc]!
   }
 
-  offer(doc: number, coverage: number, tier: number, score: number, mask: number, full: boolean): void {
+  offer(doc: number, { coverage, tier, score, mask }: Coverage): void {
     if (this.size === 0) return
     const heap = this.#heap
-    const entry = { doc, coverage, tier, score, mask, full }
+    const entry: Entry = { doc, coverage, tier, score, mask }
     if (heap.length < this.size) {
       let k = heap.length
       heap.push(entry)

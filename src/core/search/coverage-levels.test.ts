@@ -136,7 +136,7 @@ describe('best match levels on bits', () => {
       plan.rewind()
       const wrong: string[] = []
       for (let doc = 0; doc < documentCount; doc++) {
-        const coverage = plan.covers(doc, 0) ? plan.coverage : 0
+        const coverage = plan.covers(doc, 0)?.coverage ?? 0
         const bound = levels.bound(doc)
         if (bound + BOUND_SLACK < coverage)
           wrong.push(`doc ${doc}: bound ${bound} under coverage ${coverage}`)

@@ -22,6 +22,16 @@ export type FieldStats = {
 /** How equally good matches are ordered: `rankClass` ascending (per document), then score, then `tieRank`. */
 export type Ranking = { rankClass: Uint8Array; tieRank: Uint32Array }
 
+/** What a plan finds in a document holding every group (`Plan.matches`): its groups in the title, and its BM25 score. */
+export type Match = { readonly tier: number; readonly score: number }
+
+/**
+ * What a plan finds in a document for a best match (`Plan.covers`): the groups it holds as bits of
+ * the query's positions (`mask`), what they weigh together (`coverage`), and, over the groups it
+ * holds, how many its title holds (`tier`) and their BM25 `score`.
+ */
+export type Coverage = Match & { readonly mask: number; readonly coverage: number }
+
 /** A query group as a plan holds it: the group, its bit in the query's mask, and how many documents may hold it. */
 type PlannedGroup = { group: TermGroup; bit: number; size: number }
 
@@ -74,7 +84,7 @@ function someDocumentHolds(group: TermGroup, postings: TermPostingsOf, stats: Fi
   if (group.some(held)) return true
   const plan = Plan.of([group], postings, stats)
   if (plan === undefined) return false
-  for (const doc of plan.candidates()) if (plan.matches(doc)) return true
+  for (const doc of plan.candidates()) if (plan.matches(doc) !== undefined) return true
   return false
 }
 
@@ -116,9 +126,6 @@ export class Plan {
   /** Per group of the plan: how much holding it weighs in best match (its rarity, below), and the sum from it to the last group. */
   readonly #groupWeight: number[] = []
   readonly #weightFrom: number[] = []
-  /** Set by `matches`: groups found in the title, and the summed score. */
-  tier = 0
-  score = 0
 
   /** The query's groups the plan holds (all of them but, for best match, those no document holds). */
   readonly groups: readonly TermGroup[]
@@ -257,10 +264,11 @@ export class Plan {
   }
 
   /**
-   * Whether cursor `c`'s word is in `doc`, its counts then in `#foundTitleTf` and `#foundBodyTf`: a
-   * bit test for a common word (dense-postings.ts), a seek forward for the others, so documents must
-   * come in ascending order between two `rewind`s. One place for the three loops that score a
-   * document (`covers`, `#groupScore`, `matches`).
+   * Whether cursor `c`'s word is in `doc`, its counts then in `#foundTitleTf` and `#foundBodyTf`
+   * (the plan's own scratch, read right after by the caller, never seen outside): a bit test for a
+   * common word (dense-postings.ts), a seek forward for the others, so documents must come in
+   * ascending order between two `rewind`s. One place for the three loops that score a document
+   * (`covers`, `#groupScore`, `matches`).
    */
   #find(c: number, doc: number): boolean {
     const dense = this.#dense[c]
@@ -280,14 +288,13 @@ export class Plan {
   }
 
   /**
-   * Best match: which groups `doc` holds (`mask`), what they weigh together (`coverage`), how many are
-   * in its title (`tier`) and its BM25 `score`, as `matches` computes them for the groups it holds.
-   * Returns false, leaving those unset, as soon as the document lacks a group and the groups not yet
-   * looked at cannot lift its coverage to `floor` (groups come rarest, so heaviest, first), or when it
-   * holds none. A document holding every group is never cut short. Documents must come in ascending
-   * order (between two `rewind`s).
+   * Best match: what `doc` holds of the query (see `Coverage`), its tier and score as `matches`
+   * computes them for the groups it holds. Undefined as soon as the document lacks a group and the
+   * groups not yet looked at cannot lift its coverage to `floor` (groups come rarest, so heaviest,
+   * first), or when it holds none. A document holding every group is never cut short. Documents must
+   * come in ascending order (between two `rewind`s).
    */
-  covers(doc: number, floor: number): boolean {
+  covers(doc: number, floor: number): Coverage | undefined {
     const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
     const weight = this.#weight
     const groupStart = this.#groupStart
@@ -299,7 +306,7 @@ export class Plan {
     let total = 0
     let lacking = false
     for (let g = 0; g + 1 < groupStart.length; g++) {
-      if (lacking && coverage + this.#weightFrom[g]! + BOUND_SLACK < floor) return false
+      if (lacking && coverage + this.#weightFrom[g]! + BOUND_SLACK < floor) return undefined
       if (this.#simple) {
         // Group g is cursor g, scored in the order `matches` scores it, so a document holding every
         // group gets the very score an all-words search gives it.
@@ -319,29 +326,25 @@ export class Plan {
         continue
       }
       const best = this.#groupScore(g, doc, titleNorm, bodyNorm)
-      const title = this.#groupInTitle
       if (best < 0) {
         lacking = true
         continue
       }
+      const title = this.#groupInTitle
       mask = (mask | this.#groupBit[g]!) >>> 0
       coverage += this.#groupWeight[g]! * (title ? TITLE_COVER : 1)
       if (title) tier++
       total += best
     }
-    if (mask === 0) return false
-    this.mask = mask
-    this.coverage = coverage
-    this.tier = tier
-    this.score = total
-    return true
+    if (mask === 0) return undefined
+    return { mask, coverage, tier, score: total }
   }
 
   /**
    * The score of group `g` in `doc` (the best of its alternatives, each the sum of its slots' best
-   * word), or -1 when no alternative has all its slots in the document; `#groupInTitle` is then
-   * whether one alternative found has all its slots in the title. Shared by `matches` and `covers`,
-   * so a document holding every group gets the same score from both.
+   * word), or -1 when no alternative has all its slots in the document; `#groupInTitle` (scratch,
+   * like `#foundTitleTf`) is then whether one alternative found has all its slots in the title.
+   * Shared by `matches` and `covers`, so a document holding every group gets the same score from both.
    */
   #groupScore(g: number, doc: number, titleNorm: number, bodyNorm: number): number {
     const weight = this.#weight
@@ -384,10 +387,6 @@ export class Plan {
   }
 
   #groupInTitle = false
-
-  /** Set by `covers`: the groups the document holds, as query bits, and what they weigh. */
-  mask = 0
-  coverage = 0
 
   /** The postings lists whose union holds every document of group `g` (each alternative's smallest slot). */
   #groupLists(g: number): { lists: (Uint32Array | DensePostings)[]; size: number } {
@@ -488,8 +487,8 @@ export class Plan {
     return unionOfDocs(best, this.#stats.titleLength.length, space)
   }
 
-  /** Whether `doc` satisfies every group; sets `tier` and `score` when it does. Documents must come in ascending order. */
-  matches(doc: number): boolean {
+  /** What `doc` holds when it satisfies every group (see `Match`), else undefined. Documents must come in ascending order. */
+  matches(doc: number): Match | undefined {
     const { titleLength, bodyLength, averageTitle, averageBody } = this.#stats
     // Locals rather than fields in the loop below: it runs once per candidate document.
     const docsOf = this.#docs
@@ -502,7 +501,7 @@ export class Plan {
     if (this.#simple) {
       // Group g is cursor g: no alternatives to compare, no slots to combine.
       for (let c = 0; c < docsOf.length; c++) {
-        if (!this.#find(c, doc)) return false
+        if (!this.#find(c, doc)) return undefined
         const titleTf = this.#foundTitleTf
         const bodyTf = this.#foundBodyTf
         total +=
@@ -511,19 +510,14 @@ export class Plan {
             (bodyTf * (K1 + 1)) / (bodyTf + bodyNorm))
         if (titleTf > 0) tier++
       }
-      this.tier = tier
-      this.score = total
-      return true
+      return { tier, score: total }
     }
     for (let g = 0; g + 1 < groupStart.length; g++) {
       const best = this.#groupScore(g, doc, titleNorm, bodyNorm)
-      const title = this.#groupInTitle
-      if (best < 0) return false
-      if (title) tier++
+      if (best < 0) return undefined
+      if (this.#groupInTitle) tier++
       total += best
     }
-    this.tier = tier
-    this.score = total
-    return true
+    return { tier, score: total }
   }
 }

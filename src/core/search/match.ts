@@ -86,10 +86,12 @@ export function matchWithPlan(
   for (let i = 0; i < candidates.length; i++) {
     const doc = candidates[i]!
     if (possible !== undefined && !hasBit(possible, doc)) continue
-    if ((keep !== undefined && !keep(doc)) || !plan.matches(doc)) continue
+    if (keep !== undefined && !keep(doc)) continue
+    const found = plan.matches(doc)
+    if (found === undefined) continue
     matched[total] = doc
-    tiers[total] = Math.min(plan.tier, 255)
-    scores[total] = plan.score
+    tiers[total] = Math.min(found.tier, 255)
+    scores[total] = found.score
     total++
   }
   if (request.countOnly) return { total, docs: [] }

@@ -90,6 +90,23 @@ const TWINS = corpus(
   [2, 0, 1],
 )
 
+/**
+ * One record (2) holds every word, each in its body only; 0 and 1 hold the two rare words in their
+ * titles. With 8 records, «radar» and «mobile» (3 records each) weigh 1.26, «vitesse» (6) 1.09: 0
+ * and 1 weigh 1.5 × 2 × 1.26 = 3.79, more than 2's 1.26 + 1.26 + 1.09 = 3.62. A page of two filled
+ * by 0 and 1 must still make room for 2, which holds every group.
+ */
+const FULL_IN_BODY = corpus('full in body', [
+  /* 0 */ doc('Radar mobile', 'Un appareil au bord de la route.'),
+  /* 1 */ doc('Radar mobile', 'Un appareil au bord de la rue.'),
+  /* 2 */ doc('Contrôles', 'Le radar mobile mesure la vitesse.'),
+  /* 3 */ doc('Limites', 'La vitesse en ville.'),
+  /* 4 */ doc('Limites', 'La vitesse sur route.'),
+  /* 5 */ doc('Limites', 'La vitesse sur autoroute.'),
+  /* 6 */ doc('Limites', 'La vitesse des camions.'),
+  /* 7 */ doc('Amendes', 'Payer un excès de vitesse.'),
+])
+
 const FIRST_PAGE: SuitePage = { offset: 0, limit: 10 }
 
 export function describeMatcher(name: string, strategy: MatcherStrategy): void {
@@ -221,6 +238,23 @@ export function describeMatcher(name: string, strategy: MatcherStrategy): void {
           docs: [1, 2, 0, 3],
           masks: [3, 3, 3, 1],
           best: 3,
+        })
+      })
+
+      it('puts the record holding every group first even when it holds them only in its body (full in body)', () => {
+        const groups = [word('radar'), word('mobile'), word('vitesse')]
+        // 2 alone holds the three; then 0 and 1 (both titles, equal bodies: by id).
+        expect(best(FULL_IN_BODY, groups, { offset: 0, limit: 2 })).toEqual({
+          total: 1,
+          docs: [2, 0],
+          masks: [7, 3],
+          best: 7,
+        })
+        expect(best(FULL_IN_BODY, groups, { offset: 1, limit: 2 })).toEqual({
+          total: 1,
+          docs: [0, 1],
+          masks: [3, 3],
+          best: 7,
         })
       })
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FactSchema, type Fact } from '../records/record.js'
-import { RecordIndex, searchKey, toIndexQuery } from './record-index.js'
+import { RecordIndex, searchKey, toIndexQuery, withPreparedAnswers } from './record-index.js'
+import { SnapshotBuilder } from './snapshot-builder.js'
 
 const records = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/records.small.json', import.meta.url), 'utf8'),
@@ -144,5 +145,53 @@ describe('RecordIndex.idsStartingWith', () => {
   it('finds nothing for text no id can start with', () => {
     for (const typed of ['fait-G', 'zzz', 'fait-0123456789abcdef0', 'FAIT-'])
       expect(index.idsStartingWith(typed, 10), typed).toEqual([])
+  })
+})
+
+describe('RecordIndex: what a load and a filtered listing cost', () => {
+  const listing = (extra: { kind?: Fact['kind']; region?: 'france' }) =>
+    index.search(toIndexQuery({ ...extra, limit: 1000, offset: 0 })).results.map((e) => e.record)
+
+  it('lists a kind as its range of the listing order, the same records as filtering the whole listing', () => {
+    const every = listing({})
+    for (const kind of ['fact', 'lesson', 'article', 'tool'] as const) {
+      const ofKind = listing({ kind })
+      expect(ofKind.length).toBeGreaterThan(0)
+      expect(ofKind.map((r) => r.id)).toEqual(every.filter((r) => r.kind === kind).map((r) => r.id))
+      expect(listing({ kind, region: 'france' }).map((r) => r.id)).toEqual(
+        every.filter((r) => r.kind === kind && r.regions?.includes('France')).map((r) => r.id),
+      )
+    }
+  })
+
+  it('reads the kind column a few times to list a kind, not once per record', () => {
+    const builder = new SnapshotBuilder('records')
+    records.forEach((record, i) => builder.add(record, `record ${i}`))
+    const data = builder.finish({ publishedAt: '2026-11-20T09:00:00.000Z' })
+    let reads = 0
+    const kinds = new Proxy(data.kinds, {
+      get: (target, key) => {
+        if (typeof key === 'string' && /^[0-9]+$/.test(key)) reads++
+        return Reflect.get(target, key) as unknown
+      },
+    })
+    const counted = new RecordIndex({ ...data, kinds })
+    const page = counted.search(toIndexQuery({ kind: 'article', limit: 5, offset: 0 }))
+    expect(page.total).toBe(records.filter((r) => r.kind === 'article').length)
+    // Two binary searches over the listing order: about 2 log2(n) reads.
+    expect(reads).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(records.length + 1)) + 2)
+    expect(reads).toBeLessThan(records.length)
+  })
+
+  it('leaves the snapshot data it is given as it was', () => {
+    const builder = new SnapshotBuilder('records')
+    records.forEach((record, i) => builder.add(record, `record ${i}`))
+    const data = builder.finish({ publishedAt: '2026-11-20T09:00:00.000Z' })
+    const [arenas, recordArena, inherited] = [data.arenas, data.recordArena.slice(), data.inherited]
+    withPreparedAnswers(data)
+    new RecordIndex(data)
+    expect(data.arenas).toBe(arenas)
+    expect(data.recordArena).toEqual(recordArena)
+    expect(data.inherited).toBe(inherited)
   })
 })

@@ -121,38 +121,37 @@ const MAX_RELAXED = 5
 /** Relaxed queries are tried for queries of at most this many required words (each is one more search). */
 const MAX_RELAXED_WORDS = 8
 
-/** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
 /**
- * The arenas a snapshot holds, by arena number: the previous snapshot's that it still uses, then its
- * own. `data` is made to hold them itself (`inherited` 0), numbered consecutively over the arenas
- * some record uses (`recordArena` is rewritten), so that an arena no record uses any more — emptied
- * by changes, or compacted — is let go. Without `previous`, inherited arenas stay unresolved: a
- * build thread preparing answers reads no record.
+ * `data` holding its arenas itself: the previous snapshot's that it still uses, then its own, by
+ * arena number, with `inherited` 0, numbered consecutively over the arenas some record uses
+ * (`recordArena` is a new column when they are renumbered), so that an arena no record uses any
+ * more — emptied by changes, or compacted — is let go. A new value: `data` is left as it was given.
+ * Without `previous`, inherited arenas stay unresolved: a build thread preparing answers reads no
+ * record.
  */
-function heldArenas(data: SnapshotData, previous: readonly Buffer[] | undefined): Buffer[] {
-  const own = data.arenas.map((arena) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength))
-  if (data.inherited > 0 && previous === undefined) return [...(Array(data.inherited) as Buffer[]), ...own]
+const asBuffer = (arena: Uint8Array) => Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength)
+
+function holdingItsArenas(data: SnapshotData, previous: readonly Buffer[] | undefined): SnapshotData {
+  if (data.inherited > 0 && previous === undefined) return data
+  const own = data.arenas.map(asBuffer)
   const all = [...(previous ?? []).slice(0, data.inherited), ...own]
   const used = new Uint8Array(all.length)
-  const { recordArena } = data
-  for (let doc = 0; doc < data.count; doc++) used[recordArena[doc]!] = 1
+  for (let doc = 0; doc < data.count; doc++) used[data.recordArena[doc]!] = 1
   const number = new Uint16Array(all.length)
   const held: Buffer[] = []
   all.forEach((arena, k) => {
     if (used[k] === 1) number[k] = held.push(arena) - 1
   })
-  if (held.length < all.length)
-    for (let doc = 0; doc < data.count; doc++) recordArena[doc] = number[recordArena[doc]!]!
-  data.arenas = held
-  data.inherited = 0
-  return held
+  const recordArena =
+    held.length < all.length ? data.recordArena.map((arena) => number[arena]!) : data.recordArena
+  return { ...data, arenas: held, inherited: 0, recordArena }
 }
 
+/** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
 export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions): SnapshotData {
-  // The index first: it may let go of arenas no record uses and renumber the rest (heldArenas), and
-  // the copy must see both, not the arenas from before and the numbers from after.
-  const prepared = new RecordIndex(data).prepareBroadAnswers(options)
-  return { ...data, prepared }
+  // The arenas first: the answers and the snapshot handed on must read the same arena numbers.
+  const held = holdingItsArenas(data, undefined)
+  return { ...held, prepared: new RecordIndex(held).prepareBroadAnswers(options) }
 }
 
 export class RecordIndex {
@@ -170,14 +169,15 @@ export class RecordIndex {
   #lexicon: Lexicon | undefined
   readonly #ranking: Ranking
   readonly #prepared: PreparedAnswers
-  /** Listings without q, per filter combination (documents in listing order); built on first use. */
+  /** Listings without q filtered by region, per kind (documents in listing order); built on first use. */
   readonly #listings = new Map<string, Uint32Array>()
   /** Indexed words as the records write them, found on first use. */
   readonly #displayed = new Map<number, string>()
 
   /**
    * `previous`: the snapshot a reload built this one beside, whose arenas hold this one's unchanged
-   * records (`data.inherited`); required then. Arenas no record uses any more are let go here.
+   * records (`data.inherited`); required then. Arenas no record uses any more are let go here
+   * (holdingItsArenas), in a copy: `data` itself is not changed.
    */
   constructor(
     data: SnapshotData,
@@ -186,8 +186,9 @@ export class RecordIndex {
       previous,
     }: { vocabulary?: SearchVocabulary; previous?: RecordIndex } = {},
   ) {
-    this.#data = data
-    this.#arenas = heldArenas(data, previous === undefined ? undefined : previous.#arenas)
+    this.#data = holdingItsArenas(data, previous === undefined ? undefined : previous.#arenas)
+    // By arena number; an inherited arena left unresolved (no `previous`) has no buffer.
+    this.#arenas = [...(Array(this.#data.inherited) as Buffer[]), ...this.#data.arenas.map(asBuffer)]
     this.version = data.version
     this.publishedAt = data.publishedAt
     this.snapshot = data.snapshot
@@ -609,14 +610,36 @@ export class RecordIndex {
     return kind < 0 ? (doc) => france[doc] === 1 : (doc) => kinds[doc] === kind && france[doc] === 1
   }
 
+  /**
+   * The listing of a filter: a kind is one range of the listing order, which is sorted by kind first
+   * (snapshot-orders.ts), found by binary search — a view, no pass over the snapshot. A region
+   * filter is read over that range once, then kept.
+   */
   #listing(query: IndexQuery): Uint32Array {
-    const key = `${query.kind ?? ''}|${query.region ?? ''}`
+    const ofKind = query.kind === undefined ? this.#data.order : this.#kindRange(KINDS.indexOf(query.kind))
+    if (query.region === undefined) return ofKind
+    const key = `${query.kind ?? ''}|${query.region}`
     let listing = this.#listings.get(key)
     if (listing === undefined) {
-      const keep = this.#filter(query)
-      listing = keep === undefined ? this.#data.order : this.#data.order.filter((doc) => keep(doc))
+      const { france } = this.#data
+      listing = ofKind.filter((doc) => france[doc] === 1)
       this.#listings.set(key, listing)
     }
     return listing
+  }
+
+  /** The documents of kind number `kind` in listing order: a view into the listing order. */
+  #kindRange(kind: number): Uint32Array {
+    const { order, kinds } = this.#data
+    const firstAtLeast = (k: number) => {
+      let [from, to] = [0, order.length]
+      while (from < to) {
+        const mid = (from + to) >>> 1
+        if (kinds[order[mid]!]! < k) from = mid + 1
+        else to = mid
+      }
+      return from
+    }
+    return order.subarray(firstAtLeast(kind), firstAtLeast(kind + 1))
   }
 }
