@@ -183,6 +183,28 @@ describe('RecordIndex: what a load and a filtered listing cost', () => {
     expect(reads).toBeLessThan(records.length)
   })
 
+  it('lists the region, and a kind in it, from the listing made with the snapshot: no pass over the region column', () => {
+    const builder = new SnapshotBuilder('records')
+    records.forEach((record, i) => builder.add(record, `record ${i}`))
+    const prepared = withPreparedAnswers(builder.finish({ publishedAt: '2026-11-20T09:00:00.000Z' }))
+    let reads = 0
+    const france = new Proxy(prepared.france, {
+      get: (target, key) => {
+        if (typeof key === 'string' && /^[0-9]+$/.test(key)) reads++
+        return Reflect.get(target, key) as unknown
+      },
+    })
+    const counted = new RecordIndex({ ...prepared, france })
+    const plain = new RecordIndex({ ...prepared, franceOrder: undefined })
+    for (const kind of [undefined, 'fact', 'article'] as const) {
+      const query = toIndexQuery({ kind, region: 'france', limit: 50, offset: 0 })
+      const ids = (index: RecordIndex) => index.search(query).results.map((r) => r.record.id)
+      expect(ids(counted), kind).toEqual(ids(plain))
+      expect(counted.search(query).total, kind).toBe(plain.search(query).total)
+    }
+    expect(reads).toBe(0)
+  })
+
   it('leaves the snapshot data it is given as it was', () => {
     const builder = new SnapshotBuilder('records')
     records.forEach((record, i) => builder.add(record, `record ${i}`))

@@ -23,7 +23,7 @@ import {
 import type { Ranking } from './match.js'
 import { ID_PREFIXES, SnapshotBuilder, idKey, searchedText, urlKey } from './snapshot-builder.js'
 import { previousRecords, type PreviousRecords } from './previous-records.js'
-import { ETAG_LENGTH, type SnapshotData } from './snapshot-data.js'
+import { ETAG_LENGTH, type LexiconData, type SnapshotData } from './snapshot-data.js'
 import { lastChangeText } from '../records/last-change.js'
 import { TextIndex } from './text-index.js'
 import { fold, queryTokens } from './tokenize.js'
@@ -147,11 +147,27 @@ function holdingItsArenas(data: SnapshotData, previous: readonly Buffer[] | unde
   return { ...data, arenas: held, inherited: 0, recordArena }
 }
 
-/** `data` with its broad one-word answers prepared (prepared-answers.ts): in the build's thread, off the serving one. */
+/**
+ * `data` with its broad one-word answers prepared (prepared-answers.ts) and its lexicon's tables made
+ * (lexicon.ts): in the build's thread, off the serving one, which would otherwise make the tables on
+ * the first search.
+ */
 export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions): SnapshotData {
   // The arenas first: the answers and the snapshot handed on must read the same arena numbers.
   const held = holdingItsArenas(data, undefined)
-  return { ...held, prepared: new RecordIndex(held).prepareBroadAnswers(options) }
+  const index = new RecordIndex(held)
+  return {
+    ...held,
+    prepared: index.prepareBroadAnswers(options),
+    lexicon: index.lexiconTables(),
+    franceOrder: franceOrder(held),
+  }
+}
+
+/** The listing order of the records whose regions hold France (still sorted by kind first). */
+function franceOrder(data: SnapshotData): Uint32Array {
+  const { order, france } = data
+  return order.filter((doc) => france[doc] === 1)
 }
 
 export class RecordIndex {
@@ -169,8 +185,8 @@ export class RecordIndex {
   #lexicon: Lexicon | undefined
   readonly #ranking: Ranking
   readonly #prepared: PreparedAnswers
-  /** Listings without q filtered by region, per kind (documents in listing order); built on first use. */
-  readonly #listings = new Map<string, Uint32Array>()
+  /** The region's listing, when the snapshot was not handed one (see #listing). */
+  #franceOrder: Uint32Array | undefined
   /** Indexed words as the records write them, found on first use. */
   readonly #displayed = new Map<number, string>()
 
@@ -244,8 +260,15 @@ export class RecordIndex {
   }
 
   /** The words' forms and corrections: built on the first search that needs them, so a swap costs nothing. */
+  /** The lexicon's tables, for a build to hand on with its snapshot (withPreparedAnswers). */
+  lexiconTables(): LexiconData {
+    return this.#words.data
+  }
+
   get #words(): Lexicon {
-    return (this.#lexicon ??= new Lexicon(this.#text, this.#vocabulary.forms))
+    // The tables handed with the snapshot were made under the bundled forms; another vocabulary makes its own.
+    const made = this.#vocabulary === bundledSearchVocabulary() ? this.#data.lexicon : undefined
+    return (this.#lexicon ??= new Lexicon(this.#text, this.#vocabulary.forms, made))
   }
 
   /** Record `doc` (a document number). */
@@ -612,34 +635,32 @@ export class RecordIndex {
 
   /**
    * The listing of a filter: a kind is one range of the listing order, which is sorted by kind first
-   * (snapshot-orders.ts), found by binary search — a view, no pass over the snapshot. A region
-   * filter is read over that range once, then kept.
+   * (snapshot-orders.ts), found by binary search — a view, no pass over the snapshot. The region's
+   * listing is made with the snapshot (withPreparedAnswers; else once, on first use, and kept), and a
+   * kind in that region is a range of it the same way.
    */
   #listing(query: IndexQuery): Uint32Array {
-    const ofKind = query.kind === undefined ? this.#data.order : this.#kindRange(KINDS.indexOf(query.kind))
-    if (query.region === undefined) return ofKind
-    const key = `${query.kind ?? ''}|${query.region}`
-    let listing = this.#listings.get(key)
-    if (listing === undefined) {
-      const { france } = this.#data
-      listing = ofKind.filter((doc) => france[doc] === 1)
-      this.#listings.set(key, listing)
-    }
-    return listing
+    const listing = query.region === undefined ? this.#data.order : this.#inFrance()
+    return query.kind === undefined ? listing : this.#kindRange(KINDS.indexOf(query.kind), listing)
   }
 
-  /** The documents of kind number `kind` in listing order: a view into the listing order. */
-  #kindRange(kind: number): Uint32Array {
-    const { order, kinds } = this.#data
+  /** The listing order of the records whose regions hold France. */
+  #inFrance(): Uint32Array {
+    return (this.#franceOrder ??= this.#data.franceOrder ?? franceOrder(this.#data))
+  }
+
+  /** The documents of kind number `kind` in `listing` (sorted by kind first): a view into it. */
+  #kindRange(kind: number, listing: Uint32Array): Uint32Array {
+    const { kinds } = this.#data
     const firstAtLeast = (k: number) => {
-      let [from, to] = [0, order.length]
+      let [from, to] = [0, listing.length]
       while (from < to) {
         const mid = (from + to) >>> 1
-        if (kinds[order[mid]!]! < k) from = mid + 1
+        if (kinds[listing[mid]!]! < k) from = mid + 1
         else to = mid
       }
       return from
     }
-    return order.subarray(firstAtLeast(kind), firstAtLeast(kind + 1))
+    return listing.subarray(firstAtLeast(kind), firstAtLeast(kind + 1))
   }
 }

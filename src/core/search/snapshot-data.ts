@@ -30,6 +30,18 @@ export type TextIndexData = {
   averageBody: number
 }
 
+/** The lexicon's tables: typed arrays and one list of strings, so a build thread can hand them over. */
+export type LexiconData = {
+  /** The distinct form keys of the indexed words, in code-unit order (searched by bisection). */
+  keys: string[]
+  /** Key k's words are `termsByKey[keyStart[k] .. keyStart[k + 1])`, by term number. */
+  keyStart: Uint32Array
+  termsByKey: Uint32Array
+  /** The correction candidates by length then term number; length n's are `[lengthStart[n], lengthStart[n + 1])`. */
+  candidates: Uint32Array
+  lengthStart: Uint32Array
+}
+
 /** The records' columns (snapshot-columns.ts declares them), and what a snapshot holds besides. */
 export type SnapshotData = SnapshotColumns & {
   count: number
@@ -52,6 +64,10 @@ export type SnapshotData = SnapshotColumns & {
   text: TextIndexData
   /** Answers to broad one-word queries, prepared after the build (prepared-answers.ts). */
   prepared?: PreparedAnswersData
+  /** The query side's tables of the indexed words (lexicon.ts), made after the build under the bundled forms. */
+  lexicon?: LexiconData
+  /** The listing order of the records whose regions hold France, made after the build (the region filter). */
+  franceOrder?: Uint32Array
 }
 
 /** The buffers of a snapshot, to transfer it between threads without copying (shared memory is shared, not transferred). */
@@ -69,6 +85,15 @@ export function transferList(data: SnapshotData): ArrayBuffer[] {
   return ownBuffers([
     ...arrays.map((a) => a.buffer),
     ...(data.prepared ? preparedTransferList(data.prepared) : []),
+    ...(data.lexicon
+      ? [
+          data.lexicon.keyStart,
+          data.lexicon.termsByKey,
+          data.lexicon.candidates,
+          data.lexicon.lengthStart,
+        ].map((a) => a.buffer)
+      : []),
+    ...(data.franceOrder ? [data.franceOrder.buffer] : []),
   ])
 }
 
