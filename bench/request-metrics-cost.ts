@@ -36,7 +36,7 @@ const completions = createCompletions({
   log: undefined,
   observe: metrics.observe,
   clients: {} as ClientAddresses,
-  mountPaths: ['/mcp'],
+  templateOfPath: (path) => (path === '/mcp' ? path : undefined),
 })
 const withMetrics = nsPerRequest(() => {
   for (let i = 0; i < N; i++) {

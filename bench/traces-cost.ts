@@ -39,7 +39,7 @@ const completions = createCompletions({
   log: undefined,
   observe: createRequestMetrics(new Registry(), 'bench_').observe,
   clients: {} as ClientAddresses,
-  mountPaths: ['/mcp'],
+  templateOfPath: (path) => (path === '/mcp' ? path : undefined),
 })
 
 /** One request as the service's path publishes it, on a new request and response each time. */

@@ -1,9 +1,10 @@
 /**
  * How every request is admitted, decided once, by one function, whatever answers it afterwards (the
  * fast path or the framework): the path's CORS and security fields, the request id, the quota (and
- * its fields), the bound on the target's length, the preflight, the live-read redirect, and the 503
- * of an endpoint that reads records before the first snapshot, and a mount's 405. The front door calls `admit` for each
- * request and keeps the result on it; the fast path and the framework's one hook (app.ts) only apply
+ * its fields), the bound on the target's length, the preflight, the 405 of a method the address
+ * does not take, the live-read redirect, and the 503 of a mount that reads records before the first
+ * snapshot — all read from the route table's one reading of the path (route-table.ts), kept on the
+ * admission with its route. The front door calls `admit` for each request and keeps the result on it; the fast path and the framework's one hook (app.ts) only apply
  * it. Connection-level refusals (a target that is not a path, a missing Host, a drain) come before,
  * in the front door; a target holding a fragment is refused there too, but counted here
  * (`admit.unreadable`).
@@ -17,14 +18,14 @@ import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Answer, ApiAnswers } from './api-answers.js'
 import type { ClientAddresses } from './client-address.js'
-import type { CorsTable, PreparedCors } from './cors.js'
+import type { PreparedCors } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
 import type { HostGuard } from './host-guard.js'
-import { liveReadRoute } from './live-read-routes.js'
-import { isUnderPath, mentionsPoLive } from './query.js'
+import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { HttpRefusal } from './status.js'
 import { quotaDecided } from './trace-channels.js'
+import type { Route, RouteTable } from './route-table.js'
 import type { Target } from './target.js'
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
@@ -36,6 +37,8 @@ type Outcome =
 
 export type Admission = {
   readonly id: string
+  /** The address of the route table the path matched (route-table.ts); undefined for none. */
+  readonly route?: Route
   readonly cors: PreparedCors
   /** The quota's fields (RateLimit-Policy, RateLimit), when the request was counted. */
   readonly quota?: { readonly policy: string; readonly remaining: string }
@@ -43,27 +46,13 @@ export type Admission = {
 }
 
 export type AdmissionDeps = {
-  cors: CorsTable
+  /** Every address: what counts, each path's CORS, the methods each takes, the live reads, the mounts. */
+  routes: RouteTable
   quota: Quota | undefined
-  /** Paths whose requests count in the quota (the API root, pages that read records, a counted mount). */
-  countedRoots: readonly string[]
-  /** Whether the router refuses `method` on `path` (405): nothing is served, so nothing is counted. */
-  refusesMethod(method: string, path: string): boolean
   clients: ClientAddresses
   requestId(req: IncomingMessage): string
   records: LiveRecords
   answers: ApiAnswers
-  /**
-   * Paths of the endpoints refused with 503 before the first snapshot, at admission: mounts that read
-   * the records (MCP). The API's operations and the pages refuse it themselves, when they read the
-   * snapshot (the OpenAPI document and the guides need none).
-   */
-  readingRecords: readonly string[]
-  /**
-   * The handlers mounted next to the API (mount-entry.ts) and the methods each takes besides OPTIONS:
-   * any other method on a mount's path is refused here (405), before the quota.
-   */
-  mounts: readonly { path: string; methods: readonly string[] }[]
   /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
   hostGuard?: HostGuard
   onQuotaRefused(): void
@@ -92,24 +81,14 @@ export const keepAdmission = (req: IncomingMessage, admission: Admission): void 
   void ((req as AdmittedRequest)[ADMISSION] = admission)
 
 export function createAdmission(deps: AdmissionDeps): Admit {
-  const mounts = deps.mounts.map((m) => ({
-    path: m.path,
-    methods: m.methods,
-    allow: [...m.methods, 'OPTIONS'].join(', '),
-  }))
-  // A mount's address, matched exactly as the mount entry matches it: whose Origin the host guard checks.
-  const isMountPath = (path: string) => mounts.some((m) => m.path === path)
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
-  const isCounted = (path: string) => {
-    for (const root of deps.countedRoots) if (isUnderPath(path, root)) return true // a loop: no closure per request
-    return false
-  }
 
   /** What follows the quota's decision (undefined: not counted). */
   const decide = (
     req: IncomingMessage,
     target: Target,
     id: string,
+    route: Route | undefined,
     cors: PreparedCors,
     decision: Decision | undefined,
   ): Admission => {
@@ -120,15 +99,16 @@ export function createAdmission(deps: AdmissionDeps): Admit {
       quotaDecided.publish({ request: req, allowed: decision.allowed })
     if (decision !== undefined && !decision.allowed) {
       deps.onQuotaRefused()
-      return { id, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
+      return { id, route, cors, quota, outcome: { kind: 'refusal', error: deps.quota!.refusal(decision) } }
     }
     // Counted like any other refusal of the path (docs/contract.md "Quota").
-    const misaddressed = deps.hostGuard?.(req, isMountPath(target.path))
+    const misaddressed = deps.hostGuard?.(req, route?.mount !== undefined)
     if (misaddressed !== undefined)
-      return { id, cors, quota, outcome: { kind: 'refusal', error: misaddressed } }
+      return { id, route, cors, quota, outcome: { kind: 'refusal', error: misaddressed } }
     if (target.url.length > MAX_URL_LENGTH) {
       return {
         id,
+        route,
         cors,
         quota,
         outcome: {
@@ -140,58 +120,65 @@ export function createAdmission(deps: AdmissionDeps): Admit {
         },
       }
     }
+    const method = req.method ?? ''
+    if (refusesMethod(route, method, target.path)) {
+      const error = new MethodRefusal(method, route!.url, route!.allow)
+      return { id, route, cors, outcome: { kind: 'refusal', error } }
+    }
     // The redirect reads nothing but the target (docs/contract.md "Live-read redirect"): before any check of the parameters.
-    const method = req.method
     if (
       (method === 'GET' || method === 'HEAD') &&
-      liveReadRoute(target.path) !== undefined &&
+      route?.liveRead !== undefined &&
       !mentionsPoLive(target.query)
     ) {
-      return { id, cors, quota, outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) } }
+      return {
+        id,
+        route,
+        cors,
+        quota,
+        outcome: { kind: 'redirect', answer: deps.answers.redirect(target.url) },
+      }
     }
-    if (
-      deps.readingRecords.some((path) => isUnderPath(target.path, path)) &&
-      deps.records.current === undefined
-    ) {
+    // A mount that reads the records is refused before the first snapshot; the API's operations and the
+    // pages refuse it themselves, when they read the snapshot (the OpenAPI document and the guides need none).
+    if (route?.mount?.readsRecords === true && deps.records.current === undefined) {
       try {
         currentSnapshot(deps.records)
       } catch (err) {
-        return { id, cors, quota, outcome: { kind: 'refusal', error: err as ApiError } }
+        return { id, route, cors, quota, outcome: { kind: 'refusal', error: err as ApiError } }
       }
     }
-    return quota === undefined ? { id, cors } : { id, cors, quota }
+    return quota === undefined ? { id, route, cors } : { id, route, cors, quota }
   }
 
+  /** Whether the path's address does not take `method` (405): nothing is served, so nothing is counted. */
+  const refusesMethod = (route: Route | undefined, method: string, path: string) =>
+    // A path the router cannot decode is its 400 (FST_ERR_BAD_URL) before any 405: counted as such.
+    route !== undefined && !deps.routes.allows(route, method) && decodable(path)
+
   const admit = (req: IncomingMessage, target: Target): Admission | Promise<Admission> => {
-    const cors = deps.cors.policyFor(target.path)
+    const { route, counted, cors } = deps.routes.lookup(target.path)
     const id = deps.requestId(req)
     // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted;
     // but not for a page that must not drive this service (a rebinding page's preflight).
     if (req.method === 'OPTIONS') {
-      const misaddressed = deps.hostGuard?.(req, isMountPath(target.path))
-      if (misaddressed !== undefined) return { id, cors, outcome: { kind: 'refusal', error: misaddressed } }
-      return { id, cors, outcome: { kind: 'preflight' } }
+      const misaddressed = deps.hostGuard?.(req, route?.mount !== undefined)
+      if (misaddressed !== undefined)
+        return { id, route, cors, outcome: { kind: 'refusal', error: misaddressed } }
+      return { id, route, cors, outcome: { kind: 'preflight' } }
     }
-    const method = req.method ?? ''
-    for (const mount of mounts)
-      if (mount.path === target.path && !mount.methods.includes(method))
-        return {
-          id,
-          cors,
-          outcome: { kind: 'refusal', error: new MethodRefusal(method, mount.path, mount.allow) },
-        }
     const quota = deps.quota
     // Every request to a counted address counts (docs/contract.md "Quota"), but one the path refuses (405).
-    if (quota === undefined || !isCounted(target.path) || deps.refusesMethod(method, target.path))
-      return decide(req, target, id, cors, undefined)
+    if (quota === undefined || !counted || refusesMethod(route, req.method ?? '', target.path))
+      return decide(req, target, id, route, cors, undefined)
     const decision = quota.take(deps.clients.key(req))
     // The memory store answers synchronously: no promise on the hot path. The stores never reject
     // (a failing Redis falls back to memory).
     return decision instanceof Promise
-      ? decision.then((d) => decide(req, target, id, cors, d))
-      : decide(req, target, id, cors, decision)
+      ? decision.then((d) => decide(req, target, id, route, cors, d))
+      : decide(req, target, id, route, cors, decision)
   }
-  const apiCors = deps.cors.policyFor(API_PREFIX)
+  const apiCors = deps.routes.corsFor(API_PREFIX)
   const unreadable = (req: IncomingMessage, error: ApiError): Admission | Promise<Admission> => {
     const id = deps.requestId(req)
     const refused = (decision: Decision | undefined): Admission => {
@@ -209,31 +196,46 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   // and security fields and the request id, so a browser can read it.
   const guarded = <A extends unknown[]>(
     decideFor: (req: IncomingMessage, ...rest: A) => Admission | Promise<Admission>,
-    corsOf: (...rest: A) => PreparedCors,
+    addressOf: (...rest: A) => { route?: Route; cors: PreparedCors },
   ) =>
     function (req: IncomingMessage, ...rest: A): Admission | Promise<Admission> {
       try {
         const admission = decideFor(req, ...rest)
         return admission instanceof Promise
-          ? admission.catch((err) => failed(err, req, corsOf(...rest)))
+          ? admission.catch((err) => failed(err, req, addressOf(...rest)))
           : admission
       } catch (err) {
-        return failed(err, req, corsOf(...rest))
+        return failed(err, req, addressOf(...rest))
       }
     }
 
-  function failed(err: unknown, req: IncomingMessage, cors: PreparedCors): Admission {
+  // With its route: a mount's fault is answered by the mount, in its own error body.
+  function failed(
+    err: unknown,
+    req: IncomingMessage,
+    address: { route?: Route; cors: PreparedCors },
+  ): Admission {
     const id = deps.requestId(req)
     deps.onFault(err, id)
     return {
       id,
-      cors,
+      route: address.route,
+      cors: address.cors,
       outcome: { kind: 'refusal', error: new ApiError('internal_error', 'Internal server error') },
     }
   }
 
   return Object.assign(
-    guarded(admit, (target: Target) => deps.cors.policyFor(target.path)),
-    { unreadable: guarded(unreadable, () => apiCors) },
+    guarded(admit, (target: Target) => deps.routes.lookup(target.path)),
+    { unreadable: guarded(unreadable, () => ({ cors: apiCors })) },
   )
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURI(path)
+    return true
+  } catch {
+    return false
+  }
 }

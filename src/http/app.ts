@@ -13,7 +13,7 @@ import Fastify, {
   type FastifyServerFactory,
 } from 'fastify'
 import type { Logger } from 'pino'
-import type { Catalogues } from '../core/api/catalogue.js'
+import { catalogueLinks, type Catalogues } from '../core/api/catalogue.js'
 import { validatePath } from '../core/api/params.js'
 import { API_PREFIX, FactPathSchema } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
@@ -28,23 +28,23 @@ import { createCompletions, type RequestObserver } from './completions.js'
 import { ApiAnswers } from './api-answers.js'
 import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
-import { createMountEntry, type Mount } from './mount-entry.js'
-import { corsTable, type CorsPolicy } from './cors.js'
+import { createMountEntry } from './mount-entry.js'
+import type { CorsTable } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
 import { hostGuard } from './host-guard.js'
-import { DISCOVERY_ROOTS, registerDiscovery } from './discovery/routes.js'
-import { methodRefusals, refuseOtherMethods } from './methods.js'
+import { registerDiscovery } from './discovery/routes.js'
+import { hostedServerCardPath } from './discovery/server-card.js'
 import { checkNodeInternals } from './node-internals.js'
-import { isUnderPath } from './query.js'
 import { registerAdmission } from './apply-admission.js'
-import { admissionOf, createAdmission, type Admit } from './admission.js'
+import { admissionOf, createAdmission } from './admission.js'
+import { routeTable, type HttpMount, type RouteTable } from './route-table.js'
 import { MAX_ID_LENGTH } from './live-read-routes.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { changesRoutes } from './routes/changes.js'
 import { changesAtomRoutes } from './routes/changes-atom.js'
 import { feedFromSwaps, type ChangeFeed } from '../core/changes/change-feed.js'
-import { PAGE_COUNTED_ROOTS, PAGE_POLICIES, registerPages, type Pages } from './pages/index.js'
+import { registerPages, type Pages } from './pages/index.js'
 import { downloadRoutes } from './routes/download.js'
 import { healthRoutes, type MetricsExposition } from './routes/health.js'
 import { allowedClients } from './allowed-clients.js'
@@ -69,21 +69,6 @@ function routerRefusal(err: FastifyError, url: string): ApiError {
 }
 
 const truncated = (text: string) => (text.length > 100 ? `${text.slice(0, 100)}…` : text)
-
-/** A plain Node handler served at `path`, next to the API (the MCP endpoint), from its one entry (mount-entry.ts). */
-type HttpMount = Mount & {
-  /** Methods the handler answers (OPTIONS preflights are answered for it); any other gets 405. */
-  methods: readonly ('POST' | 'GET' | 'DELETE')[]
-  /**
-   * Whether the handler reads the records: it is then refused with 503 `unavailable` (and Retry-After)
-   * before the first snapshot is loaded, as the API is, instead of failing inside its own protocol.
-   */
-  readsRecords: boolean
-  /** Whether its requests count in the quota. */
-  counted: boolean
-  /** Request headers its clients send and response headers they read, for CORS. */
-  cors: { requestHeaders: readonly string[]; responseHeaders: readonly string[] }
-}
 
 export type HttpAppDeps = {
   records: LiveRecords
@@ -130,25 +115,11 @@ export type HttpAppDeps = {
   mcp?: McpDescription
 }
 
-/** The API's CORS: read-only methods, the headers its clients send and the ones they may read. */
-const API_CORS: CorsPolicy = {
-  methods: ['GET', 'HEAD'],
-  requestHeaders: ['Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
-  responseHeaders: [
-    'ETag',
-    'Retry-After',
-    'RateLimit',
-    'RateLimit-Policy',
-    'X-Request-Id',
-    'X-Publication-Id',
-    'X-Records-Checksum',
-    'Verification-Age',
-  ],
-}
-
 /** The HTTP adapter: the framework app, and the drain of its connections. */
 export type HttpApp = {
   app: FastifyInstance
+  /** Every address it answers, with what each takes (route-table.ts). */
+  routes: RouteTable
   /** Open connections, tracked by the front door. */
   connections(): Connections
   /**
@@ -166,34 +137,20 @@ function noFrameworkSchemas(): never {
 }
 
 export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
-  const cors = corsTable(
-    API_CORS,
-    deps.mounts
-      .map((m): { path: string; policy: CorsPolicy } => ({
-        path: m.path,
-        policy: {
-          methods: m.methods,
-          requestHeaders: [...API_CORS.requestHeaders, ...m.cors.requestHeaders],
-          responseHeaders: [...API_CORS.responseHeaders, ...m.cors.responseHeaders],
-        },
-      }))
-      .concat(
-        PAGE_POLICIES.map((p) => ({
-          path: p.path,
-          policy: { ...API_CORS, contentSecurityPolicy: p.contentSecurityPolicy },
-        })),
-      )
-      // The operator's metrics: no page of another origin reads them (issue 32).
-      .concat([{ path: '/metrics', policy: { ...API_CORS, crossOrigin: false } }]),
-  )
-  const errorBodyFor = (path: string) => deps.mounts.find((m) => isUnderPath(path, m.path))?.errorBody
+  const mcpLink = catalogueLinks(deps.catalogues.options).mcp
+  const routes = routeTable({
+    mounts: deps.mounts,
+    hostedServerCardPath: mcpLink === undefined ? undefined : hostedServerCardPath(mcpLink),
+  })
+  const cors: CorsTable = { policyFor: routes.corsFor }
+  const errorBodyFor = (path: string) => routes.lookup(path).route?.mount?.errorBody
   const clients = clientAddresses(deps.settings.trustProxy)
   const answers = new ApiAnswers(deps.catalogues, deps.settings.publicBaseUrl)
   const completions = createCompletions({
     log: completionLog(deps.logger, deps.settings.logHashKey),
     observe: deps.onRequestCompleted,
     clients,
-    mountPaths: deps.mounts.map((m) => m.path),
+    templateOfPath: (path) => routes.lookup(path).route?.template,
   })
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.settings.timeouts }
   if ((await checkNodeInternals()) !== 'node-mark') {
@@ -213,15 +170,28 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           completions,
         })
   const mounts = createMountEntry({
-    mounts: deps.mounts,
-    cors,
     quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
     completions,
   })
-  // Built once the router exists (it says which methods a path refuses), before the server listens;
-  // the server's listener, made before the router, reads it then.
-  // eslint-disable-next-line prefer-const -- assigned below, once, after the closure that reads it
-  let admit: Admit | undefined
+  const admit = createAdmission({
+    routes,
+    quota: deps.quota,
+    clients,
+    requestId,
+    records: deps.records,
+    answers,
+    hostGuard:
+      deps.settings.listenAddress === undefined
+        ? undefined
+        : hostGuard({
+            listenAddress: deps.settings.listenAddress,
+            publicBaseUrl: deps.settings.publicBaseUrl,
+            allowedHosts: deps.settings.allowedHosts,
+          }),
+    onQuotaRefused: deps.onQuotaRefused,
+    onQuotaDecision: deps.onQuotaDecision,
+    onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
+  })
   const server = httpServerParts({
     cors,
     errorBodyFor,
@@ -229,7 +199,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     mounts,
     fastPath,
     timeouts,
-    admit: () => admit!,
+    admit: () => admit,
     completions,
   })
   const app: FastifyInstance = Fastify({
@@ -301,36 +271,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
   // The pages register after the guards; the not-found handler asks them once they exist.
   const pages: { current?: Pages } = {}
   registerErrorHandlers(app, { notFoundPage: (req, reply) => pages.current?.notFoundPage(req, reply) })
-  const refusals = methodRefusals(app)
-  admit = createAdmission({
-    cors,
-    quota: deps.quota,
-    countedRoots: [
-      API_PREFIX,
-      ...PAGE_COUNTED_ROOTS,
-      ...DISCOVERY_ROOTS,
-      ...deps.mounts.filter((m) => m.counted).map((m) => m.path),
-    ],
-    refusesMethod: (method, path) => refusals.refuses(method, path),
-    clients,
-    requestId,
-    records: deps.records,
-    answers,
-    readingRecords: deps.mounts.filter((m) => m.readsRecords).map((m) => m.path),
-    mounts: deps.mounts,
-    hostGuard:
-      deps.settings.listenAddress === undefined
-        ? undefined
-        : hostGuard({
-            listenAddress: deps.settings.listenAddress,
-            publicBaseUrl: deps.settings.publicBaseUrl,
-            allowedHosts: deps.settings.allowedHosts,
-          }),
-    onQuotaRefused: deps.onQuotaRefused,
-    onQuotaDecision: deps.onQuotaDecision,
-    onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
-  })
   registerAdmission(app)
+  const registered = registerFromTable(app, routes)
 
   const ctx = { records: deps.records, publicBaseUrl: deps.settings.publicBaseUrl, answers }
   catalogueRoutes(app, ctx)
@@ -359,20 +301,46 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     version: PACKAGE_VERSION,
     mcp: deps.mcp,
   })
-  const apiPaths = [
-    API_PREFIX,
-    `${API_PREFIX}/`,
-    `${API_PREFIX}/facts`,
-    `${API_PREFIX}/facts/:id`,
-    `${API_PREFIX}/openapi.json`,
-  ]
-  refuseOtherMethods(app, [...apiPaths, '/healthz', '/readyz', '/metrics'])
+  registered.complete()
   return {
     app,
+    routes,
     connections: server.connections,
     async drain(options) {
       if (app.server.listening) await server.connections().drain(options)
       await app.close()
+    },
+  }
+}
+
+/**
+ * Holds the framework's routes to the table (route-table.ts): a handler registered at an address the
+ * table does not list, or for a method it does not give, fails the start, and so does an address
+ * listed for the framework that no handler answers (`complete`, once every module registered). The
+ * 405s need no route of their own: the admission refuses a method the table does not give.
+ */
+function registerFromTable(app: FastifyInstance, routes: RouteTable): { complete(): void } {
+  const expected = new Map(routes.routes.filter((r) => r.mount === undefined).map((r) => [r.url, r]))
+  const answered = new Set<string>()
+  app.addHook('onRoute', (options) => {
+    // A Fastify schema fails the start on its own, with its own reason (noFrameworkSchemas).
+    if (options.schema !== undefined) return
+    const route = expected.get(options.url ?? '')
+    const methods = Array.isArray(options.method) ? options.method : [options.method]
+    if (route === undefined)
+      throw new Error(`http: a handler is registered at ${options.url}, which the route table does not list`)
+    for (const method of methods)
+      if (!routes.allows(route, method))
+        throw new Error(
+          `http: ${method} ${options.url} is registered, but the route table gives it ${route.allow}`,
+        )
+    answered.add(route.url)
+  })
+  return {
+    complete() {
+      const missing = [...expected.keys()].filter((url) => !answered.has(url))
+      if (missing.length > 0)
+        throw new Error(`http: the route table lists ${missing.join(', ')}, which no handler answers`)
     },
   }
 }

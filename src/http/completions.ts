@@ -13,7 +13,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
 import type { ClientAddresses } from './client-address.js'
-import { liveReadRoute } from './live-read-routes.js'
 import type { CompletionLog } from './logging.js'
 import { requestCompleted } from './trace-channels.js'
 
@@ -69,8 +68,8 @@ export function createCompletions(deps: {
   log: CompletionLog | undefined
   observe: RequestObserver | undefined
   clients: ClientAddresses
-  /** Paths of the handlers mounted next to the API: each is its own route. */
-  mountPaths: readonly string[]
+  /** The route label of a path, from the route table (route-table.ts); undefined when no address matches. */
+  templateOfPath(path: string): string | undefined
 }): Completions {
   const { log, observe, clients } = deps
   const msSince = (req: IncomingMessage, now: number) => now - ((req as StampedRequest)[STARTED_AT] ?? now)
@@ -104,11 +103,7 @@ export function createCompletions(deps: {
   return {
     active: log !== undefined || observe !== undefined,
     liveReadRoute: (route, path) => (route === 'catalogue' ? path : LIVE_READ_TEMPLATES[route]),
-    routeOfPath(path) {
-      if (deps.mountPaths.includes(path)) return path
-      const route = liveReadRoute(path)
-      return route === undefined ? UNMATCHED_ROUTE : this.liveReadRoute(route, path)
-    },
+    routeOfPath: (path) => deps.templateOfPath(path) ?? UNMATCHED_ROUTE,
     routeOfFramework: (url) => (url === undefined ? UNMATCHED_ROUTE : templateOf(url)),
     ended(req, res, route, id) {
       // With the log, both wait for the end, so the line and the metric agree; without it, no

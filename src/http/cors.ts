@@ -5,8 +5,6 @@
  * than with @fastify/cors because that plugin re-evaluates a per-path policy on every request (4 %
  * of CPU under load) and cannot serve the same headers to the fast path in front of the framework.
  */
-import { isUnderPath } from './query.js'
-
 export type CorsPolicy = {
   /** Methods a preflight allows (OPTIONS is always added). */
   methods: readonly string[]
@@ -38,7 +36,7 @@ export type PreparedCors = {
   readonly preflight: Readonly<Record<string, string>>
 }
 
-function prepareCors(policy: CorsPolicy): PreparedCors {
+export function prepareCors(policy: CorsPolicy): PreparedCors {
   if (policy.crossOrigin === false)
     return {
       response: {
@@ -62,19 +60,5 @@ function prepareCors(policy: CorsPolicy): PreparedCors {
   }
 }
 
-/** Chooses the policy of a request target: the first path it is under, else the default. */
-export type CorsTable = { policyFor(url: string): PreparedCors }
-
-export function corsTable(
-  fallback: CorsPolicy,
-  byPath: readonly { path: string; policy: CorsPolicy }[],
-): CorsTable {
-  const prepared = byPath.map(({ path, policy }) => ({ path, cors: prepareCors(policy) }))
-  const otherwise = prepareCors(fallback)
-  return {
-    policyFor(url) {
-      for (const entry of prepared) if (isUnderPath(url, entry.path)) return entry.cors
-      return otherwise
-    },
-  }
-}
+/** The policy of a request target, as the route table reads it (route-table.ts). */
+export type CorsTable = { policyFor(target: string): PreparedCors }

@@ -17,7 +17,7 @@ import { jsonAnswer, type Answer, type ApiAnswers } from './api-answers.js'
 import type { Completions } from './completions.js'
 import type { PreparedCors } from './cors.js'
 import { answerWriter } from './answer-writer.js'
-import { liveReadRoute, plainRecordId, RECORD_PREFIX, type LiveReadRoute } from './live-read-routes.js'
+import { plainRecordId, RECORD_PREFIX, type LiveReadRoute } from './live-read-routes.js'
 import type { PreparedBody } from './prepared-body.js'
 import { errorAnswer } from './raw-answers.js'
 import type { Target } from './target.js'
@@ -85,7 +85,8 @@ export function createFastPath(deps: FastPathDeps): FastPath {
   return {
     serve(req, res, target, admission) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false
-      const route = liveReadRoute(target.path)
+      // The admission read the route (route-table.ts): not read again here.
+      const route = admission.route?.liveRead
       if (route === undefined || (route === 'record' && plainRecordId(target.path) === undefined))
         return false
       // A request with a body is the framework's to refuse.

@@ -112,7 +112,7 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     }
     const go = (admission: Admission) => {
       keepAdmission(req, admission)
-      if (options.mounts.serve(req, res, target, admission)) return
+      if (options.mounts.serve(req, res, admission)) return
       try {
         if (options.fastPath?.serve(req, res, target, admission) === true) return
       } catch (err) {

@@ -11,23 +11,12 @@ import { ApiError } from '../core/errors.js'
 import type { Admission } from './admission.js'
 import { answerWriter } from './answer-writer.js'
 import type { Completions } from './completions.js'
-import { PREFLIGHT_CACHE_CONTROL, type CorsTable } from './cors.js'
-import type { ErrorBodyRenderer } from './error-handler.js'
-import { mountReplyFields, type MountAnswer } from './mount-reply.js'
+import { PREFLIGHT_CACHE_CONTROL, type PreparedCors } from './cors.js'
+import { mountReplyFields } from './mount-reply.js'
+import type { Mount } from './route-table.js'
 import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
-import type { Target } from './target.js'
-
-export type Mount = {
-  path: string
-  /** Reads the request and decides its answer; never rejects (failures are answered in the mount's own terms). */
-  answer(req: IncomingMessage): Promise<MountAnswer>
-  /** Body of the refusals the admission decided (quota, method, no records yet). */
-  errorBody: ErrorBodyRenderer
-}
 
 export type MountEntryDeps = {
-  mounts: readonly Mount[]
-  cors: CorsTable
   /** The quota's RateLimit-Policy value, when a quota is enforced. */
   quotaPolicy: string | undefined
   /** Where each answer is reported (log and metrics); a mount's path is its route. */
@@ -36,15 +25,19 @@ export type MountEntryDeps = {
 
 export type MountEntry = {
   /** Answers `req` and returns true when its path is a mount's; returns false without touching it otherwise. */
-  serve(req: IncomingMessage, res: ServerResponse, target: Target, admission: Admission): boolean
+  serve(req: IncomingMessage, res: ServerResponse, admission: Admission): boolean
 }
 
 export function createMountEntry(deps: MountEntryDeps): MountEntry {
-  const mounts = deps.mounts.map((mount) => {
-    const cors = deps.cors.policyFor(mount.path)
-    return { ...mount, cors, writeReply: answerWriter(cors, deps.quotaPolicy) }
-  })
-  type Served = (typeof mounts)[number]
+  // One writer per mount, made at start for the CORS fields the route table gives its address.
+  type Served = Mount & { cors: PreparedCors; writeReply: ReturnType<typeof answerWriter> }
+  const served = new Map<Mount, Served>()
+  const servedOf = (mount: Mount, cors: PreparedCors): Served => {
+    let entry = served.get(mount)
+    if (entry === undefined)
+      served.set(mount, (entry = { ...mount, cors, writeReply: answerWriter(cors, deps.quotaPolicy) }))
+    return entry
+  }
 
   const quotaFields = (admission: Admission): Record<string, string> =>
     admission.quota === undefined
@@ -94,9 +87,11 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
   }
 
   return {
-    serve(req, res, target, admission) {
-      const mount = mounts.find((m) => m.path === target.path)
-      if (mount === undefined) return false
+    serve(req, res, admission) {
+      // The admission read the route (route-table.ts): a mount answers its exact address only.
+      const answeredBy = admission.route?.mount
+      if (answeredBy === undefined) return false
+      const mount = servedOf(answeredBy, admission.cors)
       deps.completions.whenFinished(req, res, mount.path, admission.id)
       const outcome = admission.outcome
       if (outcome === undefined) answer(req, res, mount, admission)

@@ -16,6 +16,7 @@ import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { SnapshotLoader } from '../core/snapshots/load-snapshot.js'
 import { PACKAGE_VERSION } from '../core/version.js'
 import type { Timeouts } from '../http/server.js'
+import type { RouteTable } from '../http/route-table.js'
 import { createLogger } from './logger.js'
 import { createMetrics, storeLabel } from './metrics.js'
 import { createQuotaStoreMetrics } from './quota-store-metrics.js'
@@ -31,6 +32,8 @@ type DrainSettings = {
 
 export type Service = {
   app: FastifyInstance
+  /** Every address the service answers, with its methods, counting and CORS (src/http/route-table.ts). */
+  routes: RouteTable
   records: LiveRecords
   logger: Logger
   /** Starts listening (HOST:PORT from the config) and returns the base URL, e.g. "http://127.0.0.1:8080". */
@@ -222,6 +225,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     return {
       app,
+      routes: http.routes,
       records,
       logger,
       async listen() {

@@ -58,16 +58,6 @@ describe('registerDiscovery', () => {
     ).toEqual(['2026-07-28', '2025-11-25'])
   })
 
-  it('refuses other methods with 405 and the error body', async () => {
-    const app = appBeforeFirstSnapshot()
-    for (const url of ['/llms.txt', '/server.json', '/.well-known/mcp/server-card.json']) {
-      const res = await send(app, { method: 'POST', target: url })
-      expect(res.status, url).toBe(405)
-      expect(res.headers.allow).toBe('GET, HEAD, OPTIONS')
-      expect(res.json()).toMatchObject({ error: { code: 'method_not_allowed' } })
-    }
-  })
-
   it('serves no MCP document when no MCP endpoint is linked', async () => {
     app = Fastify()
     registerErrorHandlers(app)

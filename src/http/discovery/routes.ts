@@ -16,7 +16,6 @@ import { LocalRecordReader, currentSnapshot } from '../../core/api/reader.js'
 import type { Catalogue } from '../../core/api/schemas.js'
 import { strongEtag } from '../../core/etag.js'
 import type { LiveRecords } from '../../core/snapshots/live-records.js'
-import { refuseOtherMethods } from '../methods.js'
 import { Representation, sendRepresentation } from '../pages/representation.js'
 import { SnapshotPageCache } from '../pages/snapshot-cache.js'
 import {
@@ -34,13 +33,6 @@ import { ApiError } from '../../core/errors.js'
 import { recordPath } from '../pages/record-view.js'
 import { SnapshotSitemaps } from './prepared-sitemaps.js'
 import { SITEMAP_PARTS_ROOT } from './sitemap.js'
-
-/** Every discovery path, for the quota's counted roots. */
-export const DISCOVERY_ROOTS: readonly string[] = [
-  ...Object.values(DISCOVERY_PATHS),
-  SITEMAP_PARTS_ROOT,
-  ROBOTS_PATH,
-]
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LLMS_TYPE = 'text/plain; charset=utf-8'
@@ -91,18 +83,13 @@ export function registerDiscovery(app: FastifyInstance, deps: DiscoveryDeps): vo
     links,
     mcp: deps.mcp,
   }
-  const paths: string[] = []
-  const get: GetRoute = (path, handler) => {
-    paths.push(path)
-    app.get(path, handler)
-  }
+  const get: GetRoute = (path, handler) => void app.get(path, handler)
   const identity = serverIdentity(settings)
   if (identity !== undefined) registerServerDocuments(get, identity, links)
   registerRobotsTxt(get, deps)
   registerLlmsTxt(get, deps, identity)
   registerSitemap(app, get, deps)
   registerDcat(get, deps)
-  refuseOtherMethods(app, paths)
 }
 
 /** server.json and the Server Card of the MCP endpoint `identity` describes. */

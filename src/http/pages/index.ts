@@ -14,14 +14,13 @@ import { ApiError } from '../../core/errors.js'
 import { RecordIdSchema } from '../../core/records/record.js'
 import type { RecordIndex } from '../../core/search/record-index.js'
 import type { LiveRecords } from '../../core/snapshots/live-records.js'
-import { refuseOtherMethods } from '../methods.js'
 import { isUnderPath, rawQuery } from '../query.js'
 import { ASSETS_ROOT, Assets, IMMUTABLE } from './assets.js'
 import { renderErrorPage } from './errors.js'
 import { GUIDES, renderGuide, renderGuidePage } from './guide.js'
 import { renderHomePage } from './home.js'
 import type { Site } from './layout.js'
-import { REFERENCE_CONTENT_SECURITY_POLICY, renderReferencePage } from './reference.js'
+import { renderReferencePage } from './reference.js'
 import { renderRecordPage } from './record.js'
 import { SITE_NAME } from './record-metadata.js'
 import { recordPath } from './record-view.js'
@@ -47,18 +46,6 @@ const REVALIDATE = 'no-cache'
 export const PAGE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-/** Paths under which the pages are served, with their Content-Security-Policy (for the CORS and headers table). */
-export const PAGE_POLICIES: readonly { path: string; contentSecurityPolicy: string }[] = [
-  { path: '/', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
-  { path: '/docs', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
-  { path: SEARCH_PATH, contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
-  { path: '/fiches', contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY },
-  { path: '/reference', contentSecurityPolicy: REFERENCE_CONTENT_SECURITY_POLICY },
-]
-
-/** Page paths whose requests count in the quota: each runs a search or reads a record. */
-export const PAGE_COUNTED_ROOTS: readonly string[] = [SEARCH_PATH, '/fiches']
-
 /** What the app asks of the pages after registering them. */
 export type Pages = {
   /** The 404 page for an unknown path outside the API, when the client prefers HTML (a browser); undefined otherwise. */
@@ -79,12 +66,10 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     errorPage: (err: ApiError, status: number, target: string) =>
       renderErrorPage(err, status, site, { quotaPerMinute: deps.quotaPerMinute, path: target }),
   }
-  const paths: string[] = []
   const get = <P extends Record<string, string>>(
     path: string,
     handler: (req: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<FastifyReply>,
   ) => {
-    paths.push(path)
     app.get<{ Params: P }>(path, { config }, handler)
   }
 
@@ -165,13 +150,11 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
   const reference = page(renderReferencePage(site))
   get('/reference', async (req, reply) => send(req, reply, reference))
 
-  paths.push(`${ASSETS_ROOT}/:hash/:name`)
   app.get<{ Params: { hash: string; name: string } }>(`${ASSETS_ROOT}/:hash/:name`, async (req, reply) => {
     const asset = site.assets.find(req.params.hash, req.params.name)
     if (asset === undefined) throw new ApiError('not_found', `No such asset: ${req.params.name}`)
     return sendRepresentation(req, reply, asset, { cacheControl: IMMUTABLE })
   })
-  refuseOtherMethods(app, paths)
   return {
     notFoundPage(req, reply) {
       if (

@@ -7,7 +7,6 @@ import type { ChangeFeed } from '../../core/changes/change-feed.js'
 import { ApiError } from '../../core/errors.js'
 import { z } from 'zod'
 import { ATOM_TYPE, CHANGES_ATOM_PATH, changesAtom } from '../feeds/changes-atom.js'
-import { refuseOtherMethods } from '../methods.js'
 import { parseQuery, rawQuery } from '../query.js'
 
 const NoParams = z.strictObject({})
@@ -37,5 +36,4 @@ export function changesAtomRoutes(
       built.set(history, (xml = changesAtom(history, index, base, deps.catalogues.of(index).value.name)))
     return reply.type(ATOM_TYPE).header('cache-control', 'no-cache').send(xml)
   })
-  refuseOtherMethods(app, [CHANGES_ATOM_PATH])
 }

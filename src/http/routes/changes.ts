@@ -13,7 +13,6 @@ import type { ChangeFeed } from '../../core/changes/change-feed.js'
 import { ApiError } from '../../core/errors.js'
 import { JSON_TYPE } from '../api-answers.js'
 import type { ApiContext } from '../live-read-request.js'
-import { refuseOtherMethods } from '../methods.js'
 import { recordPath } from '../pages/record-view.js'
 import { parseQuery, rawQuery } from '../query.js'
 
@@ -42,5 +41,4 @@ export function changesRoutes(app: FastifyInstance, ctx: ApiContext, feed: Chang
       .header('x-publication-id', answer.publication.id)
       .send(JSON.stringify(answer))
   })
-  refuseOtherMethods(app, [CHANGES_PATH])
 }

@@ -13,7 +13,6 @@ import { publicationIdOf, snapshotChecksum } from '../../core/changes/snapshot-c
 import { API_PREFIX, NoParamsSchema } from '../../core/api/schemas.js'
 import { ifNoneMatchHits } from '../prepared-body.js'
 import type { ApiContext } from '../live-read-request.js'
-import { refuseOtherMethods } from '../methods.js'
 import { parseQuery, rawQuery } from '../query.js'
 import { SnapshotDownloads } from '../snapshot-download.js'
 
@@ -56,7 +55,6 @@ export function downloadRoutes(app: FastifyInstance, ctx: ApiContext): void {
     if (notModified(req, plain.etag, lastModified)) return reply.code(304).send()
     return reply.type(NDJSON_TYPE).header('content-length', plain.length).send(plain.stream(reply.raw))
   })
-  refuseOtherMethods(app, [DOWNLOAD_PATH])
 }
 
 /** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since, to the second. */
