@@ -72,13 +72,7 @@ export class Lexicon implements CorrectionVocabulary {
   /** The indexed words whose form key is `key`, by term number. */
   #withKey(key: string): readonly number[] {
     const { keys, keyStart, termsByKey } = this.#data
-    let from = 0
-    let to = keys.length
-    while (from < to) {
-      const mid = (from + to) >>> 1
-      if (keys[mid]! < key) from = mid + 1
-      else to = mid
-    }
+    const from = firstAtLeast(keys, key)
     if (keys[from] !== key) return []
     return Array.from(termsByKey.subarray(keyStart[from]!, keyStart[from + 1]!))
   }
@@ -137,16 +131,21 @@ export class Lexicon implements CorrectionVocabulary {
   }
 }
 
-/** Whether the ascending list holds `doc` (binary search). */
+/** Whether the ascending list holds `doc`. */
 function holds(list: Uint32Array, doc: number): boolean {
+  return list[firstAtLeast(list, doc)] === doc
+}
+
+/** The position of the first item of the ascending `list` that is not below `value` (binary search). */
+function firstAtLeast<T extends number | string>(list: ArrayLike<T>, value: T): number {
   let from = 0
   let to = list.length
   while (from < to) {
     const mid = (from + to) >>> 1
-    if (list[mid]! < doc) from = mid + 1
+    if (list[mid]! < value) from = mid + 1
     else to = mid
   }
-  return list[from] === doc
+  return from
 }
 
 /** A correction may only land on a word of letters, of three or more, that a query would require. */
