@@ -42,7 +42,7 @@ describe('answers prepared at build time', () => {
   })
 
   it('answers every query as a search computed then would, prepared or not', () => {
-    // The words typed as people type them, pages inside and past what was prepared, filters (never prepared).
+    // The words typed as people type them, pages inside and past what was prepared, each filter (prepared too).
     const words = [
       'conduite',
       'Conduite',
@@ -68,7 +68,13 @@ describe('answers prepared at build time', () => {
     ]
     for (const q of words)
       for (const page of pages)
-        for (const filter of [{}, { kind: 'fact' as const }, { region: 'france' as const }]) {
+        for (const filter of [
+          {},
+          { kind: 'fact' as const },
+          { kind: 'lesson' as const },
+          { region: 'france' as const },
+          { kind: 'article' as const, region: 'france' as const },
+        ]) {
           const query = toIndexQuery({ q, ...page, ...filter })
           expect(answer(prepared, query), JSON.stringify(query)).toEqual(answer(plain, query))
         }
@@ -82,8 +88,14 @@ describe('answers prepared at build time', () => {
       prepared: { ...withAnswers.prepared!, totals: withAnswers.prepared!.totals.map(() => 7) },
     })
     expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0 })).total).toBe(7)
-    expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0, kind: 'fact' })).total).not.toBe(
-      7,
-    )
+    // And under a filter, prepared in the same pass: a kind, the region, both.
+    for (const filter of [
+      { kind: 'fact' as const },
+      { region: 'france' as const },
+      { kind: 'lesson' as const, region: 'france' as const },
+    ])
+      expect(altered.search(toIndexQuery({ q: 'permis', limit: 10, offset: 0, ...filter })).total).toBe(7)
+    // A query of two words is not prepared: searched as ever.
+    expect(altered.search(toIndexQuery({ q: 'permis conduire', limit: 10, offset: 0 })).total).not.toBe(7)
   })
 })

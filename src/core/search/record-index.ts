@@ -16,6 +16,7 @@ import {
   PreparedAnswers,
   PreparedAnswersWriter,
   NO_PREPARED_ANSWERS,
+  filterKey,
   groupKey,
   type PrepareOptions,
   type PreparedAnswersData,
@@ -540,8 +541,9 @@ export class RecordIndex {
     query: IndexQuery,
     countOnly: boolean,
   ): { total: number; docs: number[] } {
-    if (words.length === 1 && query.kind === undefined && query.region === undefined) {
-      const prepared = this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly)
+    if (words.length === 1) {
+      const filter = filterKey(query.kind, query.region)
+      const prepared = this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly, filter)
       if (prepared !== undefined) return prepared
     }
     const groups = words.map((w) => w.group)
@@ -572,13 +574,28 @@ export class RecordIndex {
         display: (t) => this.#text.term(t),
       })
       if (plan.words.length !== 1) continue
-      const key = groupKey(plan.words[0]!.group)
+      const group = plan.words[0]!.group
+      const key = groupKey(group)
       if (writer.has(key)) continue
-      const { total, docs } = this.#text.search(
-        { groups: [plan.words[0]!.group], keep: undefined, offset: 0, limit: depth },
-        this.#ranking,
-      )
-      writer.add(key, total, docs)
+      const { kinds, france } = this.#data
+      const columns = { kinds, france, kindCount: KINDS.length }
+      const answers = this.#text.searchByFilter(group, this.#ranking, columns, depth)
+      if (answers === undefined) {
+        const { total, docs } = this.#text.search(
+          { groups: [group], keep: undefined, offset: 0, limit: depth },
+          this.#ranking,
+        )
+        writer.add(key, total, docs)
+        continue
+      }
+      const add = (answer: { total: number; docs: number[] }, kind?: Kind, region?: 'france') =>
+        writer.add(groupKey(group, filterKey(kind, region)), answer.total, answer.docs)
+      add(answers.all)
+      add(answers.france, undefined, 'france')
+      KINDS.forEach((kind, k) => {
+        add(answers.byKind[k]!, kind)
+        add(answers.byKindInFrance[k]!, kind, 'france')
+      })
     }
     return writer.done()
   }

@@ -19,6 +19,13 @@ import {
   type SearchScratch,
 } from './match.js'
 import { LRUCache } from 'lru-cache'
+import {
+  isFlatGroup,
+  matchOneGroupByFilter,
+  type AnswersByFilter,
+  type FilterColumns,
+} from './match-one-group.js'
+import type { TermGroup } from './match.js'
 import { DensePostings, type TermPostings } from './dense-postings.js'
 import type { Postings } from './postings.js'
 import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
@@ -172,6 +179,25 @@ export class TextIndex {
       candidates: new CandidateSpace(documentCount),
     }
     return matchGroups(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
+  }
+
+  /**
+   * The answers of one group under every filter, in one pass (matchOneGroupByFilter), each as
+   * `search` would give it with that filter; undefined for a group search answers otherwise (a phrase).
+   */
+  searchByFilter(
+    group: TermGroup,
+    ranking: Ranking,
+    columns: FilterColumns,
+    size: number,
+  ): AnswersByFilter<{ total: number; docs: number[] }> | undefined {
+    if (!isFlatGroup(group)) return undefined
+    const documentCount = this.#stats.titleLength.length
+    this.#scratch ??= {
+      group: new GroupScratch(documentCount),
+      candidates: new CandidateSpace(documentCount),
+    }
+    return matchOneGroupByFilter(group, this.#runOf, this.#stats, ranking, columns, size, this.#scratch.group)
   }
 
   /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
