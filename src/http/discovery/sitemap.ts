@@ -10,6 +10,7 @@ import type { Fact } from '../../core/records/record.js'
 import type { SitemapColumns } from '../../core/search/record-index.js'
 import { ID_PREFIXES } from '../../core/search/snapshot-builder.js'
 import { recordPath } from '../pages/record-view.js'
+import { escapeXml } from '../xml-text.js'
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
 /** Where the parts of a split sitemap are served: `/sitemaps/1.xml`, `/sitemaps/2.xml`… */
@@ -24,15 +25,6 @@ export type SitemapEntry = { loc: string; lastmod?: string }
 
 /** `/sitemap.xml` and, when it is an index, the parts it lists (parts[0] is `/sitemaps/1.xml`). */
 export type Sitemaps = { root: string; parts: string[] }
-
-const XML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-}
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 const URLSET_OPEN = `${HEAD}<urlset xmlns="${SITEMAP_NAMESPACE}">\n`

@@ -8,22 +8,12 @@ import { DISCOVERY_PATHS } from '../../core/api/catalogue.js'
 import type { ChangeHistory, ChangeKind } from '../../core/changes/change-log.js'
 import type { RecordIndex } from '../../core/search/record-index.js'
 import { recordPath } from '../pages/record-view.js'
+import { escapeXml } from '../xml-text.js'
 
 export const CHANGES_ATOM_PATH = DISCOVERY_PATHS.changesAtom
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
 /** Entries in the feed: the newest changes, across publications. */
 const ATOM_ENTRIES = 50
-
-const XML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-  // A reader turns a raw CR (and CR LF) into LF: written as a reference, a title keeps its CR.
-  '\r': '&#13;',
-}
-const escapeXml = (text: string) => text.replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c]!)
 
 const VERBS: Readonly<Record<ChangeKind, string>> = {
   added: 'Fiche ajoutée',
