@@ -12,6 +12,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import type { McpDescription, McpToolSummary } from '../http/discovery/identity.js'
 import type { McpNodeHandler } from '../mcp/node-handler.js'
 import { MCP_SERVER_NAME } from '../mcp/server.js'
+import { keptUntilFailure } from '../core/kept-promise.js'
 
 /**
  * The revision a `server/discover` request names (a 2026-era request must name one). The SDK keeps
@@ -89,16 +90,6 @@ async function listTools(handler: Pick<McpNodeHandler, 'answer'>): Promise<McpTo
   return tools
 }
 
-/** `make`'s result, kept; a failure is not kept, so the next call asks again. */
-function kept<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined
-  return () =>
-    (made ??= make().catch((err: unknown) => {
-      made = undefined
-      throw err
-    }))
-}
-
 /**
  * The description of the endpoint `handler` serves. Its 2025-era revisions are the SDK's list
  * (`SUPPORTED_PROTOCOL_VERSIONS`, what the `initialize` handshake accepts); its 2026-era ones are asked.
@@ -110,11 +101,11 @@ function kept<T>(make: () => Promise<T>): () => Promise<T> {
  * service starts, before it listens.
  */
 export function describeMcp(handler: Pick<McpNodeHandler, 'answer'>): McpDescription {
-  const protocolVersions = kept(async () => [
+  const protocolVersions = keptUntilFailure(async () => [
     ...(await modernRevisions(handler)),
     ...SUPPORTED_PROTOCOL_VERSIONS,
   ])
-  const tools = kept(() => listTools(handler))
+  const tools = keptUntilFailure(() => listTools(handler))
   // A failure now is not kept: the document that needs the answer asks again, and reports it.
   protocolVersions().catch(() => undefined)
   tools().catch(() => undefined)

@@ -33,6 +33,7 @@ import { ApiError } from '../../core/errors.js'
 import { recordPath } from '../pages/record-view.js'
 import { SnapshotSitemaps } from './prepared-sitemaps.js'
 import { SITEMAP_PARTS_ROOT } from './sitemap.js'
+import { keptUntilFailure } from '../../core/kept-promise.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const LLMS_TYPE = 'text/plain; charset=utf-8'
@@ -54,16 +55,6 @@ export type DiscoveryDeps = {
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
-
-/** `make`'s result, made at the first call and kept; a failure is not kept, so the next call tries again. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined
-  return () =>
-    (made ??= make().catch((err: unknown) => {
-      made = undefined
-      throw err
-    }))
-}
 
 type GetRoute = (
   path: string,
@@ -101,7 +92,7 @@ function registerServerDocuments(get: GetRoute, identity: ServerIdentity, links:
   // The same card under its own media type when a client asks for it (the extension says clients
   // should, and servers should answer it); plain JSON otherwise. Built at the first request, when
   // the endpoint is asked which revisions it serves.
-  const cards = once(async () => {
+  const cards = keptUntilFailure(async () => {
     const text = json(buildServerCard(identity, links, await identity.mcp.protocolVersions()))
     const typedTag = strongEtag(`${SERVER_CARD_MEDIA_TYPE}\n${text}`)
     return {
