@@ -24,8 +24,13 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Spaw
   return { child, stdout: () => out, stderr: () => err, exited }
 }
 
-/** Waits for Fastify's "Server listening at" log line and returns the address. */
-export async function listeningUrl(spawned: Spawned, timeoutMs = 15_000): Promise<string> {
+/**
+ * Waits for Fastify's "Server listening at" log line and returns the address. The deadline guards
+ * against a start that hangs, not a slow one: it sits just under the tiers' 30 s test timeout, so
+ * that a hang reports the child's output. A start takes about a second on a quiet machine, and took
+ * more than 15 s (the deadline before) while other work kept both cores busy (load average 15).
+ */
+export async function listeningUrl(spawned: Spawned, timeoutMs = 25_000): Promise<string> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(spawned.stdout())
