@@ -130,7 +130,9 @@ describe('npm run pack:client', () => {
   })
 })
 
-describe('installed from the tarball into an empty project, without a registry', () => {
+// Each test runs npm and tsc in a project of its own: 22 s of a 30 s timeout at load average 15. The
+// timeout guards against a hang (each command has its own 120 s one), not against a busy machine.
+describe('installed from the tarball into an empty project, without a registry', { timeout: 240_000 }, () => {
   const manifest = () =>
     JSON.parse(
       readFileSync(join(project, 'node_modules', 'reference-records-client', 'package.json'), 'utf8'),

@@ -122,7 +122,11 @@ const TARGETS = [
   '/api/v1/nope?po_live=1',
 ]
 
-describe('the fast path against the framework', () => {
+// Each test compares hundreds of exchanges of two servers: 22 s of a 30 s timeout at load average 15.
+// The timeout guards against a hang, not against a busy machine.
+const HANG_GUARD_MS = 120_000
+
+describe('the fast path against the framework', { timeout: HANG_GUARD_MS }, () => {
   let on: TestServer
   let off: TestServer
   beforeAll(async () => ([on, off] = await pair({})))
@@ -185,7 +189,7 @@ describe('the fast path against the framework', () => {
   })
 })
 
-describe('the fast path against the framework, quota spent', () => {
+describe('the fast path against the framework, quota spent', { timeout: HANG_GUARD_MS }, () => {
   let on: TestServer
   let off: TestServer
   // Before the services start: each counts its read of the OpenAPI document as it starts.
@@ -277,64 +281,68 @@ function rawExchange(server: TestServer, requestText: string): Promise<string> {
   })
 }
 
-describe('at the socket level: the fast path against the framework, on one connection', () => {
-  let composed: TestServer
-  let written: TestServer
-  beforeAll(async () => ([composed, written] = await pair({})))
-  afterAll(() => Promise.all([composed?.close(), written?.close()]))
+describe(
+  'at the socket level: the fast path against the framework, on one connection',
+  { timeout: HANG_GUARD_MS },
+  () => {
+    let composed: TestServer
+    let written: TestServer
+    beforeAll(async () => ([composed, written] = await pair({})))
+    afterAll(() => Promise.all([composed?.close(), written?.close()]))
 
-  it('sends the same bytes, head and body, for every target, method, encoding and condition', async () => {
-    const requests = TARGETS.flatMap((path) =>
-      ['GET', 'HEAD'].flatMap((method) => ENCODINGS.map((headers) => ({ method, path, headers }))),
-    )
-    // Asked of both, so both count the same requests.
-    const [etag] = await Promise.all(
-      [composed, written].map(async (server) =>
-        String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag')),
-      ),
-    )
-    requests.push({
-      method: 'GET',
-      path: `/api/v1/facts/${RECORD}?po_live=1`,
-      headers: { 'if-none-match': etag! },
+    it('sends the same bytes, head and body, for every target, method, encoding and condition', async () => {
+      const requests = TARGETS.flatMap((path) =>
+        ['GET', 'HEAD'].flatMap((method) => ENCODINGS.map((headers) => ({ method, path, headers }))),
+      )
+      // Asked of both, so both count the same requests.
+      const [etag] = await Promise.all(
+        [composed, written].map(async (server) =>
+          String((await server.raw(`/api/v1/facts/${RECORD}?po_live=1`)).headers.get('etag')),
+        ),
+      )
+      requests.push({
+        method: 'GET',
+        path: `/api/v1/facts/${RECORD}?po_live=1`,
+        headers: { 'if-none-match': etag! },
+      })
+      // MCP calls in both eras: the SDK's answer the first time, a kept one the second.
+      for (const era of ['legacy', 'modern'] as const) {
+        for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }])
+          requests.push({ method: 'POST', path: '/mcp', ...mcpCall(era, 7, args) })
+      }
+      // A refusal the MCP handler closes the connection after (an upload it will not read): last.
+      const closing = {
+        method: 'POST',
+        path: '/mcp',
+        headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+      }
+      // Twice: the second time every answer is a prepared one.
+      for (const round of [1, 2]) {
+        const [a, b] = await Promise.all([
+          bytesOnOneConnection(composed, requests),
+          bytesOnOneConnection(written, requests),
+        ])
+        expect(a.length, `round ${round}`).toBeGreaterThan(requests.length * 200)
+        expect(a, `round ${round}`).toBe(b)
+        const [c, d] = await Promise.all([
+          rawExchange(composed, requestText(closing)),
+          rawExchange(written, requestText(closing)),
+        ])
+        expect(c).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i)
+        expect(c).toBe(d)
+      }
     })
-    // MCP calls in both eras: the SDK's answer the first time, a kept one the second.
-    for (const era of ['legacy', 'modern'] as const) {
-      for (const args of [{ q: 'vitesse', limit: 3 }, { kind: 'lesson' }, { q: 'vitesse', limit: 51 }])
-        requests.push({ method: 'POST', path: '/mcp', ...mcpCall(era, 7, args) })
-    }
-    // A refusal the MCP handler closes the connection after (an upload it will not read): last.
-    const closing = {
-      method: 'POST',
-      path: '/mcp',
-      headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
-    }
-    // Twice: the second time every answer is a prepared one.
-    for (const round of [1, 2]) {
-      const [a, b] = await Promise.all([
-        bytesOnOneConnection(composed, requests),
-        bytesOnOneConnection(written, requests),
-      ])
-      expect(a.length, `round ${round}`).toBeGreaterThan(requests.length * 200)
-      expect(a, `round ${round}`).toBe(b)
-      const [c, d] = await Promise.all([
-        rawExchange(composed, requestText(closing)),
-        rawExchange(written, requestText(closing)),
-      ])
-      expect(c).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i)
-      expect(c).toBe(d)
-    }
-  })
 
-  it('leaves the connection fields to Node when the connection closes or speaks HTTP/1.0', async () => {
-    for (const text of [
-      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: diff\r\nConnection: close\r\n\r\n`,
-      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
-      `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\nConnection: keep-alive\r\n\r\nGET /api/v1/?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
-    ]) {
-      const [a, b] = await Promise.all([rawExchange(composed, text), rawExchange(written, text)])
-      expect(a).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
-      expect(a).toBe(b)
-    }
-  })
-})
+    it('leaves the connection fields to Node when the connection closes or speaks HTTP/1.0', async () => {
+      for (const text of [
+        `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: diff\r\nConnection: close\r\n\r\n`,
+        `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
+        `GET /api/v1/facts/${RECORD}?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\nConnection: keep-alive\r\n\r\nGET /api/v1/?po_live=1 HTTP/1.0\r\nX-Request-Id: diff\r\n\r\n`,
+      ]) {
+        const [a, b] = await Promise.all([rawExchange(composed, text), rawExchange(written, text)])
+        expect(a).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+        expect(a).toBe(b)
+      }
+    })
+  },
+)
