@@ -98,11 +98,11 @@ export class Searcher {
     })
     if (query.match === 'best') return this.#bestMatch(plan.words, plan.interpretation, query)
     const hits = this.#match(plan.words, query, false)
-    if (hits.total === 0) plan.interpretation.relaxed = this.#relaxed(plan.words, query)
+    const relaxed = hits.total === 0 ? this.#relaxed(plan.words, query) : plan.interpretation.relaxed
     return {
       total: hits.total,
       results: hits.docs.map((doc) => this.#records.entry(doc)),
-      interpretation: plan.interpretation,
+      interpretation: { ...plan.interpretation, relaxed },
     }
   }
 
@@ -131,12 +131,19 @@ export class Searcher {
     const shown = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 1).map((w) => w.shown)
     const lacking = (mask: number) => words.filter((_, i) => ((mask >>> i) & 1) === 0).map((w) => w.shown)
     const results = answer.docs.map((doc) => this.#records.entry(doc))
-    interpretation.matched = shown(answer.best)
-    interpretation.left_out = lacking(answer.best)
-    interpretation.missing = answer.masks.flatMap((mask, i) =>
+    const missing = answer.masks.flatMap((mask, i) =>
       lacking(mask).length === 0 ? [] : [{ id: results[i]!.record.id, words: lacking(mask) }],
     )
-    return { total: answer.total, results, interpretation }
+    return {
+      total: answer.total,
+      results,
+      interpretation: {
+        ...interpretation,
+        matched: shown(answer.best),
+        left_out: lacking(answer.best),
+        missing,
+      },
+    }
   }
 
   // Relevance: more required words in the title first ("title matches above text matches"), then
