@@ -44,16 +44,18 @@ const bytesOf = (view: ArrayBufferView) => new Uint8Array(view.buffer, view.byte
 const changed = (held: readonly Held[]) =>
   held.filter(({ view, bytes }) => !bytes.equals(bytesOf(view))).map(({ view }) => view.constructor.name)
 
-const queries: IndexQuery[] = [
-  { q: 'vitesse', limit: 10, offset: 0 },
-  { q: 'permis', kind: 'fact', limit: 5, offset: 2 },
-  { q: 'priorité à droite', region: 'france', limit: 10, offset: 0 },
-  { q: 'alcool jeune conducteur zorglub', match: 'best', limit: 10, offset: 0 },
-  { q: 'vitesse zorglub', limit: 10, offset: 0 }, // nothing: relaxed queries are searched
-  { q: 'la', limit: 10, offset: 0 }, // stop words only
-  { q: '', kind: 'fact', region: 'france', limit: 10, offset: 0 },
-  { limit: 20, offset: 10 },
-].map((query) => Object.freeze(toIndexQuery(query)))
+const queries: readonly IndexQuery[] = (
+  [
+    { q: 'vitesse', limit: 10, offset: 0 },
+    { q: 'permis', kind: 'fact', limit: 5, offset: 2 },
+    { q: 'priorité à droite', region: 'france', limit: 10, offset: 0 },
+    { q: 'alcool jeune conducteur zorglub', match: 'best', limit: 10, offset: 0 },
+    { q: 'vitesse zorglub', limit: 10, offset: 0 }, // nothing: relaxed queries are searched
+    { q: 'la', limit: 10, offset: 0 }, // stop words only
+    { q: '', kind: 'fact', region: 'france', limit: 10, offset: 0 },
+    { limit: 20, offset: 10 },
+  ] satisfies Parameters<typeof toIndexQuery>[0][]
+).map((query) => Object.freeze(toIndexQuery(query)))
 
 /** Everything a reader can ask a snapshot, each query twice (the second reads what the first kept). */
 function readEverything(index: RecordIndex): unknown[] {
