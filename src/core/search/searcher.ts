@@ -65,12 +65,12 @@ export class Searcher {
     this.#prepared = new PreparedAnswers(data.prepared ?? NO_PREPARED_ANSWERS)
   }
 
-  /** The words' forms and corrections: built on the first search that needs them, so a swap costs nothing. */
   /** The lexicon's tables, for a build to hand on with its snapshot (withPreparedAnswers). */
   lexiconTables(): LexiconData {
     return this.#words.data
   }
 
+  /** The words' forms and corrections: built on the first search that needs them, so a swap costs nothing. */
   get #words(): Lexicon {
     // The tables handed with the snapshot were made under the bundled forms; another vocabulary makes its own.
     const made = this.#vocabulary === bundledSearchVocabulary() ? this.#data.lexicon : undefined
