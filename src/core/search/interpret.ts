@@ -124,7 +124,7 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
         .slice(at, at + translated.length)
         .map((t) => t.typed)
         .join(' ')
-      words.push({ shown, group: translated.group })
+      words.push({ shown, group: readFrom(translated.group, translated.length) })
       interpretation.words.push(shown)
       interpretation.expanded.push({ word: shown, with: translated.also })
       at += translated.length
@@ -137,7 +137,7 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
         .map((t) => t.typed)
         .join(' ')
       const planned = readingGroup(folded.slice(at, at + negated.length), negated.also, context)
-      words.push({ shown, group: planned.group })
+      words.push({ shown, group: readFrom(planned.group, negated.length) })
       interpretation.words.push(shown)
       interpretation.expanded.push({ word: shown, with: planned.also })
       at += negated.length
@@ -150,13 +150,21 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
       .map((t) => t.typed)
       .join(' ')
     const planned = phraseGroup(folded.slice(at, at + span), alias?.also ?? [], context)
-    words.push({ shown, group: planned.group })
+    words.push({ shown, group: readFrom(planned.group, span) })
     interpretation.words.push(shown)
     if (planned.also.length > 0) interpretation.expanded.push({ word: shown, with: planned.also })
     at += span
   }
   return { words, interpretation }
 }
+
+/**
+ * A group read from `words` words of the query: a phrase (« panneau rond bleu », « voiture sans
+ * permis ») stands for all the words typed for it, and best match weighs it so (match-plan.ts,
+ * PHRASE_SHARE); a group of one word is left as it is.
+ */
+const readFrom = (group: TermGroup, words: number): TermGroup =>
+  words > 1 ? Object.assign([...group], { words }) : group
 
 /**
  * The glossary phrase of an English query at `at`, searched as the records' French terms only, in
