@@ -10,6 +10,7 @@ import { BUNDLED_ENGLISH, type EnglishVocabulary } from './english.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
 import {
+  convertedMeasures,
   isMeasure,
   numberSpellings,
   splitJoinedWords,
@@ -295,12 +296,19 @@ function distinct(tokens: QueryToken[]): QueryToken[] {
  */
 function measureGroup(token: MeasureToken, lexicon: Lexicon): TermGroup {
   const { number, unit } = token.measure
-  const units = unit.length === 0 ? [] : [unit, ...(unit.length === 1 ? unitNames(unit[0]!) : [])]
+  const unitsOf = (u: readonly string[]) =>
+    u.length === 0 ? [] : [u, ...(u.length === 1 ? unitNames(u[0]!) : [])]
+  const units = unitsOf(unit)
   const options: (Alternative | undefined)[] = []
   for (const spelling of numberSpellings(number)) {
     for (const u of units) options.push(alternative([...spelling, ...u], 1, lexicon))
     options.push(alternative(spelling, units.length === 0 ? 1 : FORM_WEIGHT, lexicon))
   }
+  // The same mass in the other unit (« 3,5 t » is « 3 500 kg »): with its unit only, since its
+  // number alone is not what was typed.
+  for (const other of convertedMeasures(number, unit))
+    for (const spelling of numberSpellings(other.number))
+      for (const u of unitsOf(other.unit)) options.push(alternative([...spelling, ...u], 1, lexicon))
   return options.filter((a) => a !== undefined)
 }
 
