@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 332, usedByTheTable: 187 }
+const MEASURED = { entries: 340, usedByTheTable: 207 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -74,8 +74,12 @@ describe('the alias file against the sample and the table', () => {
     // back under half would take deleting entries that answer real needs of the table, or adding
     // about 45 entries for the ratio's sake, both tuning to the figure; so the bound is held just above
     // today's share instead of 60 %: a new entry that only a table query uses now fails here, and
-    // must come with entries of the domain that no query uses.
-    expect(used / entries.length).toBeLessThan(0.57)
+    // must come with entries of the domain that no query uses. Issue 46's third round: its 68 rows,
+    // written before any vocabulary change, used 12 entries no query used before (199 of 332: the
+    // entries served needs written without them in view), and its 8 entries answer kinds of miss
+    // those rows showed (a description, a word the records write otherwise), each with variants no
+    // query holds; the bound is held just above the new share, 61 % (207 of 340).
+    expect(used / entries.length).toBeLessThan(0.61)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {

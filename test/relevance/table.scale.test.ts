@@ -40,31 +40,31 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     title: [12, 12, 0],
     synonym: [30, 31, 6],
     agent: [4, 4, 56],
-    number: [39, 40, 2],
-    english: [37, 41, 12],
-    paraphrase: [21, 22, 18],
-    entity: [16, 17, 6],
-    all: [364, 380, 140],
+    number: [52, 53, 3],
+    english: [49, 54, 23],
+    paraphrase: [27, 28, 31],
+    entity: [22, 25, 8],
+    all: [401, 420, 167],
   },
   best: {
     keyword: [67, 67, 0],
-    question: [62, 71, 0],
+    question: [64, 71, 0],
     'word-form': [39, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [34, 39, 0],
     agent: [56, 60, 0],
-    number: [41, 42, 0],
-    english: [49, 54, 0],
-    paraphrase: [35, 41, 0],
-    entity: [21, 25, 0],
-    all: [484, 530, 0],
+    number: [55, 56, 0],
+    english: [71, 78, 0],
+    paraphrase: [55, 61, 0],
+    entity: [29, 35, 0],
+    all: [550, 598, 0],
   },
 }
 
 /** The held-out table under best match, all categories together: [right record first, on the first page, zero results at most]. */
-const HELD_OUT_FLOOR: Floor = [136, 148, 0]
+const HELD_OUT_FLOOR: Floor = [137, 148, 0]
 
 /**
  * Queries whose first result under best match is not an accepted record, and why (docs/search.md,
@@ -94,12 +94,8 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2; "Refuser les vérifications d\'alcoolémie : un délit" comes first, holding every word',
   'est-ce que je peux mettre mon fils de 8 ans devant à côté de moi':
     'the answer is #3, without «8», «devant», «côté»; "Vitesse et champ visuel : l\'effet tunnel" comes first, without «8», «ans»',
-  "qu'est-ce qu'il faut faire si on a raté sa sortie sur l'autoroute":
-    'the answer is #3, without «raté»; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, without «sortie autoroute»',
   "que se passe-t-il si je rate l'examen de conduite, est-ce que je dois repasser le code":
     'the answer is #2, without «repasser»; "Boîte automatique ou boîte manuelle : comment choisir ?" comes first, holding every word',
-  "est-ce que je peux prendre l'autoroute avec une voiture sans permis":
-    'the answer is #2, without «prendre»; "Prendre l\'autoroute pour la première fois seul" comes first, without «voiture sans permis»',
   'route verglacée comment freiner':
     'the answer is #2, without «verglacée»; "Routes de montagne : descentes et frein moteur" comes first, without «verglacée»',
   'conduire alcoolisé sanction':
@@ -113,7 +109,7 @@ const KNOWN_MISSES: Record<string, string> = {
   'conduite accomp dès 15 ans comment ça marche':
     'the answer is #2, without «marche»; "Accompagnateur : cinq ans de permis B et l\'accord de l\'assureur" comes first, without «marche»',
   'couper les pleins phares en croisant une voiture':
-    'the answer is #3, without «couper»; "Les voyants du tableau de bord" comes first, holding every word',
+    'the answer is #2, without «couper»; "Les voyants du tableau de bord" comes first, holding every word',
   'emportiérage cycliste':
     'the answer is #4, without «emportiérage»; "Piétons et cyclistes aux intersections : qui passe en premier ?" comes first, without «emportiérage»',
   'conduire bourré sanction':
@@ -123,7 +119,7 @@ const KNOWN_MISSES: Record<string, string> = {
   'macaron A jeune conducteur':
     'the answer is #2; "Assurance jeune conducteur : pourquoi elle coûte plus cher" comes first, holding every word',
   'QCM code en ligne':
-    'the answer is #6, without «ligne»; "Accès code en ligne seul (3 mois)" comes first, holding every word',
+    'the answer is #9, without «ligne»; "Accès code en ligne seul (3 mois)" comes first, holding every word',
   'moniteurs auto-école':
     'no accepted record on the first page: "Choisir son école de conduite : les bonnes questions à poser" comes first; the answer holds other words',
   'contrôlé hier soir à 135 sur une route à 80, est-ce un délit, je risque la prison ?':
@@ -133,11 +129,11 @@ const KNOWN_MISSES: Record<string, string> = {
   "passer à l'orange est-ce une infraction, sanction pour feu rouge et texte de loi applicable":
     'the answer is #2, without «passer», «infraction», «sanction», «texte», «loi», «applicable»; "Laisser passer les véhicules d\'urgence" comes first, without «infraction», «sanction», «texte», «loi», «applicable»',
   'test salivaire positif au THC deux jours après avoir fumé, sanctions prévues par le code de la route':
-    'the answer is #2, without «THC», «jours», «fumer», «prévues»; "Refuser les vérifications d\'alcoolémie : un délit" comes first, without «THC», «jours», «fumer», «prévues» («après», in the answer\'s title, is no required word)',
+    'the answer is #2, without «THC», «jours», «fumer», «sanctions», «prévues»; "Refuser les vérifications d\'alcoolémie : un délit" comes first, without «THC», «jours», «fumer», «prévues» («après», in the answer\'s title, is no required word)',
   '130 kmh autoroute quand il pleut':
     'the answer is #2; "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every word but «pleut» (pluie), «130 km/h» and «autoroute» in its title',
   'rouler sans avoir jamais eu le permis':
-    'the answer is #3; "Rouler sans assurance : jusqu\'à 3 750 € d\'amende" comes first, «rouler» in its title: «jamais eu le permis» is read as «conduire sans permis», but the answer says «conduire», not «rouler»',
+    'the answer is #4, without «rouler»; "Rouler sans assurance : jusqu\'à 3 750 € d\'amende" comes first, «rouler» in its title: «jamais eu le permis» is read as «conduire sans permis», but the answer says «conduire», not «rouler»',
   "numéro de téléphone de l'auto-école":
     'the answer is #2, holding every word (the telephone is read from organization_data since issue 46); "Le livret d\'apprentissage numérique : à quoi il sert" comes first, holding every word too: the organization ranks with the school\'s promotion, after reference content (docs/search.md "Ranking")',
   'qui donne les cours de premiers secours':
@@ -154,22 +150,30 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #5; "Brouillard : voir et être vu" comes first, holding every word: the fog lesson\'s title holds «brouillard»; the rule names the case «visibilité inférieure à 50 mètres»',
   'panneau triangulaire bordé de rouge':
     'the answer is #2; "Cédez-le-passage : ralentir et laisser passer, arrêt seulement si nécessaire" comes first, holding every word: the give-way sign is a triangle edged in red too, point down',
-  'panneau rond bleu avec une flèche blanche':
-    'the answer is #4, without «flèche», «blanche»; "Marquages au sol : lignes continues, discontinues et flèches de rabattement" comes first, without «panneau rond bleu»: the context words outweigh the one alias group the shape reads',
-  'lumière bleue allumée derrière le volant':
-    'the answer is #3, without «derrière», «volant»; "Feu de véhicule : réagir vite" comes first, without «volant»: the context words outweigh the «voyant» the light reads',
   "l'appareil qui flashe au bord de la route":
     'the answer is #2, without «bord»; "Détecteurs de radars : interdits, 1 500 € et 6 points" comes first, holding every word: «flashe» reads «radar», which the detectors rule holds in its title',
   'les bandes blanches peintes où les piétons traversent':
-    'the answer is #6, without «pointe», «traversent»; "Piétons et cyclistes aux intersections : qui passe en premier ?" comes first, without «pointe»: «peintes» is corrected to «pointe», a correction that does not help',
+    'the answer is #3, without «peintes», «traversent»; "Piétons et cyclistes aux intersections : qui passe en premier ?" comes first, without «peintes»: «peintes» reads «marquage» (no longer corrected to «pointe»), which neither holds, and «traversent» finds only itself, a verb ending the stemmer does not fold',
   'un sanglier a surgi devant ma voiture en pleine nuit':
-    'no accepted record on the first page: "Trottinettes, vélos, voitures : cohabiter en ville" comes first, without «sanglier», «devant», «pleine»: one rare word («sanglier», read as «faune sauvage») against several common ones (rarity against context)',
+    'no accepted record on the first page: "Conduire de nuit : feux et éblouissement" comes first, without «sanglier», «surgir»: one rare word («sanglier», read as «faune sauvage») against several common ones, none of which the wildlife lesson holds (rarity against context)',
   'combien de temps entre deux pauses sur un long trajet':
     'the answer is #2; "Partir en vacances avec des enfants : préparer le trajet" comes first, holding every word: the holiday article\'s title holds «trajet»',
   'passer de la boîte auto à la boîte manuelle':
-    'the answer is #6, without «passer»; "Routes de montagne : descentes et frein moteur" comes first, holding every word: a record naming both gearboxes holds every word; the bridging course is named «passerelle»',
+    'the answer is #3, without «passer»; "Routes de montagne : descentes et frein moteur" comes first, holding every word: a record naming both gearboxes holds every word; the bridging course is named «passerelle»',
   'cours pour reprendre confiance quand on a le permis depuis longtemps':
     'the answer is #2, without «cours»; "Reprendre le volant après des années sans conduire" comes first, holding every word: the article on driving again answers too, and its title holds «reprendre»',
+  'how long is your licence suspended for drink driving':
+    "the answer is #2, without «long»; \"Permis probatoire : taux d'alcool limité à 0,2 g/l\" comes first, without «long» too: both rules state the suspension for drink driving, their titles «taux d'alcool» and «alcoolémie»; the young drivers' rule ranks first on BM25",
+  'who has right of way on a roundabout':
+    'the answer is #2; "Priorité à droite et intersections" comes first, holding every word: «right of way» reads «priorité», which its title holds, as the roundabout lesson\'s title holds «giratoire»; BM25 puts the priority lesson first',
+  'un renard a traversé la route devant ma voiture la nuit':
+    'the answer is #8, without «devant», «voiture», «nuit»; "Conduire de nuit : feux et éblouissement" comes first, without «renard», «traversé»: one rare word («renard», read as «faune sauvage») against four common ones (rarity against context)',
+  'les lignes jaunes peintes sur la route pendant les travaux':
+    'the answer is #2, without «pendant»; "Marquages au sol : lignes continues, discontinues et flèches de rabattement" comes first, holding every word: the markings lesson names the yellow lines of road works too, and says «pendant»',
+  'qui accompagne les familles en conduite accompagnée':
+    'the answer is #2; "Forfait conduite accompagnée (AAC)" comes first, holding every word: both titles hold «conduite accompagnée» (and «accompagne» as its form); the offer\'s, shorter, ranks first on BM25',
+  'phone number of the driving school':
+    'the answer is #2; "Le livret d\'apprentissage numérique : à quoi il sert" comes first, holding every word too: as in French, the organization ranks with the school\'s promotion, after reference content (docs/search.md "Ranking")',
 }
 
 describe('relevance table', () => {

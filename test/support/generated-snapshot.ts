@@ -42,12 +42,16 @@ export function generatedSnapshot(seed: string, count = 3_000) {
   /** A query's groups by word, as the reference evaluator reads them. */
   const byWord = (groups: readonly TermGroup[]): OracleGroup[] =>
     groups.map((group) =>
-      group.map(({ slots, weight }) => ({
-        slots: slots.map((slot) =>
-          slot.map(({ term, weight: w }) => ({ word: text.terms[term]!, weight: w })),
-        ),
-        weight,
-      })),
+      Object.assign(
+        group.map(({ slots, weight }) => ({
+          slots: slots.map((slot) =>
+            slot.map(({ term, weight: w }) => ({ word: text.terms[term]!, weight: w })),
+          ),
+          weight,
+        })),
+        // How many query words the group was read from, which best match weighs.
+        group.words === undefined ? {} : { words: group.words },
+      ),
     )
   return {
     data,

@@ -15,8 +15,11 @@ type OracleAlternative = {
   readonly slots: readonly (readonly OracleWord[])[]
   readonly weight: number
 }
-/** One required word of a query: a document holds it when it holds one of its alternatives. */
-export type OracleGroup = readonly OracleAlternative[]
+/**
+ * One required word of a query: a document holds it when it holds one of its alternatives. `words`:
+ * how many words of the query it was read from, when more than one (a phrase with aliases).
+ */
+export type OracleGroup = readonly OracleAlternative[] & { readonly words?: number }
 export type OracleDocument = {
   readonly title: string
   readonly body: string
@@ -41,6 +44,8 @@ const B = 0.75
 const TITLE_BOOST = 2
 const TITLE_COVER = 1.5
 const RARITY_SHARE = 0.5
+/** Each further query word a group was read from adds this share of its rarity to its weight. */
+const PHRASE_SHARE = 0.5
 /** A count in a field is kept in a byte (the index's limit, part of what it promises). */
 const MAX_COUNT = 255
 /** Best match weighs the 32 rarest groups at most (a document's groups are a 32-bit mask). */
@@ -95,8 +100,8 @@ export class SearchOracle {
 
   /**
    * `match=best`: groups no document holds left out; documents holding every group left first, in
-   * the all-words order; then the others by coverage (each group held weighs its rarity, ×1.5 in the
-   * title), then the all-words order. `total` counts the documents holding at least the groups of
+   * the all-words order; then the others by coverage (each group held weighs its rarity, half again
+   * for each further query word it was read from, ×1.5 in the title), then the all-words order. `total` counts the documents holding at least the groups of
    * the first.
    */
   best(
@@ -108,7 +113,12 @@ export class SearchOracle {
       .filter(({ group }) => this.#candidates([group]).some((doc) => this.#groupIn(group, doc) !== undefined))
       .sort((a, b) => a.size - b.size || a.position - b.position)
       .slice(0, MAX_BEST_GROUPS)
-    const rarity = new Map(held.map(({ position, size }) => [position, this.#rarity(size)]))
+    const rarity = new Map(
+      held.map(({ group, position, size }) => [
+        position,
+        this.#rarity(size) * (1 + PHRASE_SHARE * ((group.words ?? 1) - 1)),
+      ]),
+    )
     const full = held.reduce((mask, { position }) => (mask | bitOf(position)) >>> 0, 0)
     const scored: (OracleScore & { full: boolean })[] = []
     for (const doc of this.#candidates(groups)) {

@@ -25,6 +25,15 @@ describe('the English-query mode', () => {
     expect(isEnglish('penalties speeding')).toBe(true)
   })
 
+  it('reads glossary phrases and nothing else as English when one of them is foreign (« speeding fine »)', () => {
+    expect(isEnglish('speeding fine')).toBe(true)
+    expect(isEnglish('red light fine')).toBe(true)
+    // One phrase alone stays French, and so do French words the glossary also holds.
+    expect(isEnglish('speed limit')).toBe(false)
+    expect(isEnglish('amende points')).toBe(false)
+    expect(isEnglish('speeding fine lyon')).toBe(false)
+  })
+
   it('drops English function words only in English queries, and keeps English words French drops (« car »)', () => {
     expect(BUNDLED_ENGLISH.isIgnorableInEnglish('does')).toBe(true)
     expect(BUNDLED_ENGLISH.isIgnorableInEnglish('an')).toBe(true)

@@ -9,8 +9,9 @@
  * Detection is a count, not a language model: English marker words (function words a French query
  * does not hold) must outnumber the French stop words, with at least two signs of English (markers
  * or glossary phrases); or, with no French stop word at all, two glossary phrases no French record
- * holds ("penalties speeding"). One English word in a French sentence ("permis à 17 ans in Lyon")
- * leaves it French.
+ * holds ("penalties speeding"), or two glossary phrases and nothing else, one of them foreign
+ * ("speeding fine"). One English word in a French sentence ("permis à 17 ans in Lyon") leaves it
+ * French.
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
@@ -77,6 +78,7 @@ export class EnglishVocabulary {
     ).length
     let phrases = 0
     let foreignPhrases = 0
+    let covered = 0
     const content = folded.filter((w) => !this.isFunctionWord(w))
     for (let at = 0; at < content.length;) {
       const match: AliasMatch | undefined = this.glossary.match(content, at)
@@ -85,11 +87,16 @@ export class EnglishVocabulary {
         continue
       }
       phrases++
+      covered += match.length
       if (content.slice(at, at + match.length).some((w) => !indexed(w))) foreignPhrases++
       at += match.length
     }
     if (markers >= 1) return markers + phrases >= 2 && markers > french
-    return french === 0 && foreignPhrases >= 2
+    // Without markers: two phrases no French record holds, or two glossary phrases and nothing else,
+    // one of them foreign (« speeding fine », « red light fine »: « fine » is then the penalty, not
+    // the adjective). One phrase alone (« speed limit ») stays French, found by the aliases.
+    const allGlossary = phrases >= 2 && covered === content.length
+    return french === 0 && (foreignPhrases >= 2 || (foreignPhrases >= 1 && allGlossary))
   }
 
   /** A phrase's folded words without English function words, as one string ("all my points" → "point"). */

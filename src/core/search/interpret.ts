@@ -10,6 +10,7 @@ import { BUNDLED_ENGLISH, type EnglishVocabulary } from './english.js'
 import type { Lexicon } from './lexicon.js'
 import type { Alternative, TermGroup, WeightedTerm } from './match.js'
 import {
+  convertedMeasures,
   isMeasure,
   numberSpellings,
   splitJoinedWords,
@@ -124,7 +125,7 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
         .slice(at, at + translated.length)
         .map((t) => t.typed)
         .join(' ')
-      words.push({ shown, group: translated.group })
+      words.push({ shown, group: readFrom(translated.group, translated.length) })
       interpretation.words.push(shown)
       interpretation.expanded.push({ word: shown, with: translated.also })
       at += translated.length
@@ -137,7 +138,7 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
         .map((t) => t.typed)
         .join(' ')
       const planned = readingGroup(folded.slice(at, at + negated.length), negated.also, context)
-      words.push({ shown, group: planned.group })
+      words.push({ shown, group: readFrom(planned.group, negated.length) })
       interpretation.words.push(shown)
       interpretation.expanded.push({ word: shown, with: planned.also })
       at += negated.length
@@ -150,13 +151,21 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
       .map((t) => t.typed)
       .join(' ')
     const planned = phraseGroup(folded.slice(at, at + span), alias?.also ?? [], context)
-    words.push({ shown, group: planned.group })
+    words.push({ shown, group: readFrom(planned.group, span) })
     interpretation.words.push(shown)
     if (planned.also.length > 0) interpretation.expanded.push({ word: shown, with: planned.also })
     at += span
   }
   return { words, interpretation }
 }
+
+/**
+ * A group read from `words` words of the query: a phrase (« panneau rond bleu », « voiture sans
+ * permis ») stands for all the words typed for it, and best match weighs it so (match-plan.ts,
+ * PHRASE_SHARE); a group of one word is left as it is.
+ */
+const readFrom = (group: TermGroup, words: number): TermGroup =>
+  words > 1 ? Object.assign([...group], { words }) : group
 
 /**
  * The glossary phrase of an English query at `at`, searched as the records' French terms only, in
@@ -287,12 +296,19 @@ function distinct(tokens: QueryToken[]): QueryToken[] {
  */
 function measureGroup(token: MeasureToken, lexicon: Lexicon): TermGroup {
   const { number, unit } = token.measure
-  const units = unit.length === 0 ? [] : [unit, ...(unit.length === 1 ? unitNames(unit[0]!) : [])]
+  const unitsOf = (u: readonly string[]) =>
+    u.length === 0 ? [] : [u, ...(u.length === 1 ? unitNames(u[0]!) : [])]
+  const units = unitsOf(unit)
   const options: (Alternative | undefined)[] = []
   for (const spelling of numberSpellings(number)) {
     for (const u of units) options.push(alternative([...spelling, ...u], 1, lexicon))
     options.push(alternative(spelling, units.length === 0 ? 1 : FORM_WEIGHT, lexicon))
   }
+  // The same mass in the other unit (« 3,5 t » is « 3 500 kg »): with its unit only, since its
+  // number alone is not what was typed.
+  for (const other of convertedMeasures(number, unit))
+    for (const spelling of numberSpellings(other.number))
+      for (const u of unitsOf(other.unit)) options.push(alternative([...spelling, ...u], 1, lexicon))
   return options.filter((a) => a !== undefined)
 }
 

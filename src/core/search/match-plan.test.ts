@@ -168,6 +168,21 @@ describe('Plan.covers (best match)', () => {
     expect(rarity(1) * TITLE_COVER).toBeCloseTo(2.25, 12)
   })
 
+  it('weighs a group read from several query words half its rarity again for each further word', () => {
+    // «radar mobile» typed as one phrase with aliases (2 words) against «vitesse» (1 word, rarer).
+    const plan = Plan.forBest(
+      [word('vitesse'), Object.assign(phrase('radar', 'mobile'), { words: 2 })],
+      postings,
+      stats,
+    )!
+    // The phrase's size is its rarest slot («mobile», 2 records).
+    expect(plan.plainWeight(0)).toBeCloseTo(rarity(1), 12)
+    expect(plan.plainWeight(1)).toBeCloseTo(rarity(2) * 1.5, 12)
+    // Record 1 holds the phrase in its body: it now outweighs record 2's titled «vitesse».
+    expect(plan.covers(1, 0)!.coverage).toBeCloseTo(rarity(2) * 1.5, 12)
+    expect(rarity(2) * 1.5).toBeGreaterThan(rarity(1))
+  })
+
   it('gives up on a document that lacks a group and cannot reach the floor, never on one holding every group', () => {
     const plan = Plan.forBest(groups(), postings, stats)!
     // Record 1 lacks «vitesse»: at most what «radar» and «mobile» weigh in titles.

@@ -8,8 +8,12 @@ import { seek, unionOfDocs } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
 export type Alternative = { readonly slots: readonly (readonly WeightedTerm[])[]; readonly weight: number }
-/** One significant word of the query: a record must satisfy one of its alternatives. */
-export type TermGroup = readonly Alternative[]
+/**
+ * One significant word of the query: a record must satisfy one of its alternatives. `words` is how
+ * many words of the query it was read from when more than one (a phrase with aliases, « panneau rond
+ * bleu », three): best match weighs it more (PHRASE_SHARE).
+ */
+export type TermGroup = readonly Alternative[] & { readonly words?: number }
 
 /** Field lengths for BM25: per document, and their averages. */
 export type FieldStats = {
@@ -49,6 +53,14 @@ const NO_DOCS = new Uint32Array(0)
 const NO_COUNTS = new Uint8Array(0)
 /** The most rarity adds to a group's weight: a word in one document weighs 1 + RARITY_SHARE, a word in all of them 1. */
 const RARITY_SHARE = 0.5
+/**
+ * What each word of the query beyond the first that a group was read from adds to its weight in a
+ * best match, as a share of its rarity (docs/search.md, "Best match"). A description read as one
+ * alias group (« panneau rond bleu » → « obligation », « lumière bleue allumée » → « voyant »)
+ * counted as one word, so two context words beside it (« flèche blanche », « derrière le volant »)
+ * outweighed the thing described. Measured at 0.35, 0.5, 0.75 and 1 on the relevance table.
+ */
+const PHRASE_SHARE = 0.5
 
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
 function rarestFirst(groups: readonly TermGroup[], postings: TermPostingsOf): PlannedGroup[] {
@@ -70,6 +82,11 @@ function rarestFirst(groups: readonly TermGroup[], postings: TermPostingsOf): Pl
 function rarity(size: number, documentCount: number): number {
   const idf = (n: number) => Math.log(1 + (documentCount - n + 0.5) / (n + 0.5))
   return 1 + (RARITY_SHARE * idf(Math.min(size, documentCount))) / idf(1)
+}
+
+/** What holding a group weighs in a best match: its rarity, and more for each further query word it was read from. */
+function groupWeight(group: TermGroup, size: number, documentCount: number): number {
+  return rarity(size, documentCount) * (1 + PHRASE_SHARE * ((group.words ?? 1) - 1))
 }
 
 /**
@@ -137,7 +154,7 @@ export class Plan {
     const weights: number[] = []
     for (const { group, bit, size } of groups) {
       this.#groupBit.push(bit)
-      this.#groupWeight.push(rarity(size, documentCount))
+      this.#groupWeight.push(groupWeight(group, size, documentCount))
       for (const option of group) {
         if (option.slots.length === 0 || option.slots.some((slot) => slot.length === 0)) continue
         for (const slot of option.slots) {
@@ -290,8 +307,8 @@ export class Plan {
   /**
    * Best match: what `doc` holds of the query (see `Coverage`), its tier and score as `matches`
    * computes them for the groups it holds. Undefined as soon as the document lacks a group and the
-   * groups not yet looked at cannot lift its coverage to `floor` (groups come rarest, so heaviest,
-   * first), or when it holds none. A document holding every group is never cut short. Documents must
+   * groups not yet looked at cannot lift its coverage to `floor` (groups come rarest, so mostly
+   * heaviest, first), or when it holds none. A document holding every group is never cut short. Documents must
    * come in ascending order (between two `rewind`s).
    */
   covers(doc: number, floor: number): Coverage | undefined {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Fact } from '../records/record.js'
-import { numberSpellings, splitJoinedWords, withMeasures } from './measures.js'
+import { convertedMeasures, numberSpellings, splitJoinedWords, withMeasures } from './measures.js'
 import { RecordIndex, toIndexQuery } from './record-index.js'
 import { queryTokens } from './tokenize.js'
 
@@ -35,6 +35,8 @@ const records = [
   fact('5', 'Angles morts des véhicules de plus de 3,5 tonnes'),
   fact('6', 'Alcoolémie : 0,5 g/l de sang'),
   fact('7', 'Article R412-6 du code de la route', 'Le conducteur doit rester maître de son véhicule.'),
+  fact('8', 'Remorque : 3 500 kg pour l’ensemble'),
+  fact('9', 'Cession : déclarer la vente sous quinze jours'),
 ]
 const index = RecordIndex.build({ records })
 const search = (q: string, match: 'all' | 'best' = 'all') =>
@@ -76,6 +78,16 @@ describe('a measure is one word of the query', () => {
     expect(idsOf('0,5 g/l')).toEqual(['6'])
   })
 
+  it('finds a mass in the other unit: « 3,5 t » is « 3 500 kg », « 3500 kg » is « 3,5 tonnes »', () => {
+    expect(idsOf('remorque 3,5t')).toEqual(['8'])
+    expect(idsOf('angles morts 3500 kg')).toEqual(['5'])
+  })
+
+  it('reads an abbreviation after a number as the word the records write', () => {
+    expect(idsOf('vente 15j')).toEqual(['9'])
+    expect(search('vente 15j').interpretation!.words).toEqual(['vente', '15', 'jours'])
+  })
+
   it('is never corrected', () => {
     expect(search('vitesse 97 km/h').interpretation!.corrected).toEqual([])
   })
@@ -103,9 +115,26 @@ describe('a number joined to a plain word', () => {
     expect(splitJoinedWords('un 2roues')).toBe('un 2 roues')
   })
 
+  it('writes out an abbreviation typed after a number, joined or not, but not an elision', () => {
+    expect(splitJoinedWords('déclaration 15j')).toBe('déclaration 15 jours')
+    expect(splitJoinedWords('sens interdit 4pts et 2 sem')).toBe('sens interdit 4 points et 2 semaines')
+    expect(splitJoinedWords('quinze 15 J')).toBe('quinze 15 jours')
+    expect(splitJoinedWords("le 2 j'ai eu 4 points")).toBe("le 2 j'ai eu 4 points")
+    expect(splitJoinedWords('15jours')).toBe('15 jours')
+  })
+
   it('leaves codes, units and words alone', () => {
     expect(splitJoinedWords('article r412 et 3pmsf')).toBe('article r412 et 3pmsf')
     expect(splitJoinedWords('50km/h et 0,5g')).toBe('50km/h et 0,5g')
     expect(splitJoinedWords('ans 17')).toBe('ans 17')
+  })
+})
+
+describe('convertedMeasures', () => {
+  it('gives a mass in the other unit, only where the records write it so', () => {
+    expect(convertedMeasures(['3', '5'], ['t'])).toEqual([{ number: ['3500'], unit: ['kg'] }])
+    expect(convertedMeasures(['3500'], ['kg'])).toEqual([{ number: ['3', '5'], unit: ['t'] }])
+    expect(convertedMeasures(['750'], ['kg'])).toEqual([])
+    expect(convertedMeasures(['50'], ['km', 'h'])).toEqual([])
   })
 })

@@ -142,9 +142,56 @@ const JOINED_WORD = new RegExp(
   'giu',
 )
 
-/** The query with each number joined to a plain word split from it (« 17ans » → « 17 ans »), for withMeasures and the tokens alike. */
+/**
+ * Abbreviations people type after a number, joined or not, for a plain word the records write in
+ * full: « 15j » and « 15 j » are « 15 jours », « 4pts » « 4 points », « 2 sem » « 2 semaines ».
+ * Left as typed, « 15j » was one word no record holds, and « j » no word at all.
+ */
+const ABBREVIATED_WORDS: ReadonlyMap<string, string> = new Map([
+  ['j', 'jours'],
+  ['jr', 'jours'],
+  ['jrs', 'jours'],
+  ['pt', 'points'],
+  ['pts', 'points'],
+  ['sem', 'semaines'],
+  ['hr', 'heures'],
+  ['hrs', 'heures'],
+])
+const ABBREVIATED = new RegExp(
+  // Not before an apostrophe: « 2 j'ai » keeps its « j' ».
+  String.raw`(?<![\p{L}\p{N}])(${NUMBER})\s*(${[...ABBREVIATED_WORDS.keys()].join('|')})(?![\p{L}\p{N}'’ʼ])`,
+  'giu',
+)
+
+/**
+ * The query with each number joined to a plain word split from it (« 17ans » → « 17 ans »), and each
+ * abbreviation after a number written out (« 15j » → « 15 jours »), for withMeasures and the tokens alike.
+ */
 export const splitJoinedWords = (query: string): string =>
-  query.normalize('NFC').replace(JOINED_WORD, (_, number: string, word: string) => `${number} ${word}`)
+  query
+    .normalize('NFC')
+    .replace(JOINED_WORD, (_, number: string, word: string) => `${number} ${word}`)
+    .replace(
+      ABBREVIATED,
+      (_, number: string, short: string) => `${number} ${ABBREVIATED_WORDS.get(short.toLowerCase())!}`,
+    )
+
+/**
+ * The same mass in the unit the records may write it in: the rules write loads in kilograms
+ * (« 3 500 kg »), the lessons in tonnes (« 3,5 tonnes »), and people type either (« remorque 3,5t »).
+ * A measure in tonnes also finds its kilograms, and one of a thousand kilograms or more its tonnes.
+ */
+export function convertedMeasures(
+  number: readonly string[],
+  unit: readonly string[],
+): { number: string[]; unit: string[] }[] {
+  const value = Number(number.join('.'))
+  if (unit.length !== 1 || !Number.isFinite(value)) return []
+  if (unit[0] === 't') return [{ number: [String(Math.round(value * 1000))], unit: ['kg'] }]
+  if (unit[0] === 'kg' && value >= 1000 && value % 100 === 0)
+    return [{ number: String(value / 1000).split('.'), unit: ['t'] }]
+  return []
+}
 
 /** A query token that stands for a measure: its number's words, then its unit's words. */
 export type MeasureToken = QueryToken & { measure: { number: string[]; unit: string[] } }

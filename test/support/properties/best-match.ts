@@ -70,12 +70,15 @@ export function bestMatchChecks(count: number) {
     }
   }
 
-  /** `rounds` random queries with forms, aliases of several words, and groups no document holds. */
+  /**
+   * `rounds` random queries with forms, aliases of several words, groups read from several query
+   * words (which weigh more), and groups no document holds.
+   */
   function expectRandomGroups(rounds: number): void {
     for (let round = 0; round < rounds; round++) {
       const groups: TermGroup[] = Array.from({ length: 2 + Math.floor(next() * 5) }, (_, g) => {
         if (g === 0 && round % 5 === 0) return [{ slots: [[]], weight: 1 }] // a word found nowhere
-        return Array.from({ length: 1 + Math.floor(next() * 2) }, (_, o) => ({
+        const group = Array.from({ length: 1 + Math.floor(next() * 2) }, (_, o) => ({
           slots: Array.from({ length: 1 + Math.floor(next() * 2) }, () =>
             Array.from({ length: 1 + Math.floor(next() * 2) }, (_, w) => ({
               term: pick(),
@@ -84,6 +87,8 @@ export function bestMatchChecks(count: number) {
           ),
           weight: o === 0 ? 1 : 0.8,
         }))
+        const words = 1 + Math.floor(next() * 3)
+        return words > 1 ? Object.assign(group, { words }) : group
       })
       expectLikeReference(groups, { keep: undefined, offset: 0, limit: 10 })
     }
