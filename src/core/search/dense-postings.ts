@@ -38,22 +38,35 @@ export class DensePostings {
   private constructor(
     member: Uint32Array,
     special: Uint32Array,
+    rank: Uint32Array,
     counts: Uint8Array,
     escaped: Map<number, number>,
+    titled: { readonly docs: Uint32Array; readonly titleTf: Uint8Array },
     length: number,
   ) {
     this.member = member
     this.special = special
-    this.length = length
+    this.#rank = rank
     this.#counts = counts
     this.#escaped = escaped
+    this.titled = titled
+    this.length = length
+  }
+
+  /** The bits and counts with their rank blocks and titled documents made. */
+  static #made(
+    member: Uint32Array,
+    special: Uint32Array,
+    counts: Uint8Array,
+    escaped: Map<number, number>,
+    length: number,
+  ): DensePostings {
     const rank = new Uint32Array(Math.ceil(special.length / BLOCK_WORDS) + 1)
     let count = 0
     for (let w = 0; w < special.length; w++) {
       if (w % BLOCK_WORDS === 0) rank[w / BLOCK_WORDS] = count
       count += popcount(special[w]!)
     }
-    this.#rank = rank
     const titleOf = (i: number) => {
       const c = counts[i]!
       return c === ESCAPE ? escaped.get(i)! >>> 8 : c >>> 4
@@ -75,7 +88,34 @@ export class DensePostings {
         word = (word ^ low) >>> 0
       }
     }
-    this.titled = { docs: titledDocs, titleTf: titledTf }
+    const titled = { docs: titledDocs, titleTf: titledTf }
+    return new DensePostings(member, special, rank, counts, escaped, titled, length)
+  }
+
+  /**
+   * The same postings as plain arrays of their own (no page-backed or shared memory), to hand from
+   * the build's thread to the serving one (text-index.ts, `prebuiltDense`): transferred, not copied.
+   */
+  parts(): DenseParts {
+    return {
+      member: this.member.slice(),
+      special: this.special.slice(),
+      rank: this.#rank.slice(),
+      counts: this.#counts.slice(),
+      escapedAt: Uint32Array.from(this.#escaped.keys()),
+      escapedCounts: Uint32Array.from(this.#escaped.values()),
+      titledDocs: this.titled.docs.slice(),
+      titledTf: this.titled.titleTf.slice(),
+      length: this.length,
+    }
+  }
+
+  /** Postings from their parts (`parts()`), reading the arrays in place. */
+  static fromParts(p: DenseParts): DensePostings {
+    const escaped = new Map<number, number>()
+    p.escapedAt.forEach((at, i) => escaped.set(at, p.escapedCounts[i]!))
+    const titled = { docs: p.titledDocs, titleTf: p.titledTf }
+    return new DensePostings(p.member, p.special, p.rank, p.counts, escaped, titled, p.length)
   }
 
   /**
@@ -87,7 +127,7 @@ export class DensePostings {
     const counts = new Uint8Array(run.count)
     const escaped = new Map<number, number>()
     const specials = decodeIntoBits(run, member, special, counts, escaped)
-    return new DensePostings(member, special, counts.slice(0, specials), escaped, run.count)
+    return DensePostings.#made(member, special, counts.slice(0, specials), escaped, run.count)
   }
 
   /** The same postings, from arrays (for tests, and words decoded already). */
@@ -111,7 +151,7 @@ export class DensePostings {
       }
       specials++
     }
-    return new DensePostings(member, special, counts.slice(0, specials), escaped, count)
+    return DensePostings.#made(member, special, counts.slice(0, specials), escaped, count)
   }
 
   /** Bytes held. */
@@ -158,6 +198,26 @@ export class DensePostings {
   docsInto(into: Uint32Array): Uint32Array {
     return bitsInto(this.member, into)
   }
+}
+
+/** A DensePostings as typed arrays (`DensePostings.parts`), each with a buffer of its own. */
+export type DenseParts = {
+  member: Uint32Array
+  special: Uint32Array
+  rank: Uint32Array
+  counts: Uint8Array
+  /** The places among the special documents of the escaped counts, and those counts (`title << 8 | body`). */
+  escapedAt: Uint32Array
+  escapedCounts: Uint32Array
+  titledDocs: Uint32Array
+  titledTf: Uint8Array
+  length: number
+}
+
+/** The arrays of `parts`, to list their buffers for a transfer. */
+export function partsArrays(parts: DenseParts): ArrayBufferView[] {
+  const { member, special, rank, counts, escapedAt, escapedCounts, titledDocs, titledTf } = parts
+  return [member, special, rank, counts, escapedAt, escapedCounts, titledDocs, titledTf]
 }
 
 /** A word's postings as a search reads them: arrays, or bits for a word most documents hold. */

@@ -26,7 +26,7 @@ import { ID_PREFIXES, SnapshotBuilder, idKey, searchedText, urlKey } from './sna
 import { previousRecords, type PreviousRecords } from './previous-records.js'
 import { ETAG_LENGTH, type LexiconData, type SnapshotData } from './snapshot-data.js'
 import { lastChangeText } from '../records/last-change.js'
-import { TextIndex } from './text-index.js'
+import { TextIndex, prebuiltDense } from './text-index.js'
 import { fold, queryTokens } from './tokenize.js'
 
 /** What a sitemap is made from: each document's id and last change (RecordIndex.sitemapColumns). */
@@ -159,6 +159,7 @@ export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions
   const index = new RecordIndex(held)
   return {
     ...held,
+    text: { ...held.text, dense: prebuiltDense(held.text) },
     prepared: index.prepareBroadAnswers(options),
     lexicon: index.lexiconTables(),
     franceOrder: franceOrder(held),
