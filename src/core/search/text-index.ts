@@ -141,7 +141,11 @@ export class TextIndex {
     return postings
   }
 
+  /** The most postings one word's bits were built from on this index, on the thread searching (`prebuiltDense` spares the broadest). */
+  largestDenseDecode = 0
+
   #decodeDense(term: number, count: number): DensePostings {
+    if (count > this.largestDenseDecode) this.largestDenseDecode = count
     const run = { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
     const dense = DensePostings.fromRun(run, this.#stats.titleLength.length)
     this.#decoded.set(denseKey(term), dense)
