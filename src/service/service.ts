@@ -116,6 +116,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       import('../mcp/node-handler.js'),
       import('../http/pages/record-view.js'),
     ])
+    // While the first load runs in its worker: the search's evaluators run once on the bundled
+    // sample (warm-up.ts), so that a client's first search of several words does not compile them.
+    const { warmSearch } = await import('../core/search/warm-up.js')
+    warmSearch()
     const records = followed.records
     // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
     const { describeMcp } = await import('./mcp-description.js')

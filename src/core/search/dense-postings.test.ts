@@ -13,6 +13,9 @@ import { matchWithPlan } from './match.js'
 import { postingSize, writePosting } from './postings-codec.js'
 import type { Postings } from './postings.js'
 import { unionOfDocs } from './postings.js'
+import type { PrebuiltDense } from './snapshot-data.js'
+import { isIgnorable } from './stop-words.js'
+import { TextIndex, prebuiltDense } from './text-index.js'
 import { randomPostings } from '../../../test/support/random-postings.js'
 
 const { next } = createRng(sfc32(hashSeed('dense postings')))
@@ -138,6 +141,40 @@ describe('searches with the common words as bits', () => {
         matchWithPlan(postingsOf, text, ranking, request),
       )
     }
+  })
+
+  it('answer the same from the bits made with the snapshot, handed over as a thread would', () => {
+    const prebuilt = prebuiltDense(text, { minDocuments: 1 })
+    expect(prebuilt.terms.length).toBeGreaterThan(20)
+    const transferred = structuredClone(prebuilt)
+    const withBits = new TextIndex({ ...text, dense: transferred })
+    const without = new TextIndex(text)
+    for (let round = 0; round < 100; round++) {
+      const groups = Array.from({ length: 2 + below(8) }, () => (round % 2 === 0 ? word() : group()))
+      const page = pages[round % pages.length]!
+      expect(withBits.search({ groups, ...page }, ranking)).toEqual(
+        without.search({ groups, ...page }, ranking),
+      )
+      expect(withBits.searchBest({ groups, ...page }, ranking)).toEqual(
+        without.searchBest({ groups, ...page }, ranking),
+      )
+    }
+  })
+
+  it('make the bits of the most frequent searched words, within their bytes', () => {
+    const all = prebuiltDense(text, { minDocuments: 1 })
+    const bytesOf = (p: PrebuiltDense) =>
+      p.words.reduce((sum, w) => sum + DensePostings.fromParts(w).bytes, 0)
+    const bounded = prebuiltDense(text, { minDocuments: 1, maxBytes: bytesOf(all) / 3 })
+    expect(bytesOf(bounded)).toBeLessThanOrEqual(bytesOf(all) / 3)
+    expect(Array.from(bounded.terms)).toEqual(Array.from(all.terms.subarray(0, bounded.terms.length)))
+    const frequencies = Array.from(all.terms, (t) => text.frequency[t]!)
+    expect(frequencies).toEqual([...frequencies].sort((a, b) => b - a))
+    for (const t of all.terms) expect(isIgnorable(text.terms[t]!), text.terms[t]).toBe(false)
+    all.words.forEach((w, i) => {
+      const term = all.terms[i]!
+      expectSame(DensePostings.fromParts(w), postingsOf(term), data.count)
+    })
   })
 
   it('give best match the same answers', () => {

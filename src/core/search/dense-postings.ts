@@ -12,13 +12,11 @@
  * snapshot keeps only the encoded postings.
  */
 import { pageBacked } from './growable.js'
-import { decodeInBlocks, type EncodedRun } from './postings-codec.js'
+import { decodeIntoBits, type EncodedRun } from './postings-codec.js'
 import type { Postings } from './postings.js'
 
 /** Words of bits per rank block: the special bits set before each block are counted. */
 const BLOCK_WORDS = 8
-/** Postings decoded at a time while the bits are built: a block that stays in the CPU's cache. */
-const DECODE_BLOCK = 4_096
 const ESCAPE = 0xff
 
 export class DensePostings {
@@ -40,73 +38,120 @@ export class DensePostings {
   private constructor(
     member: Uint32Array,
     special: Uint32Array,
-    titleTf: Uint8Array,
-    bodyTf: Uint8Array,
+    rank: Uint32Array,
+    counts: Uint8Array,
+    escaped: Map<number, number>,
+    titled: { readonly docs: Uint32Array; readonly titleTf: Uint8Array },
     length: number,
   ) {
     this.member = member
     this.special = special
+    this.#rank = rank
+    this.#counts = counts
+    this.#escaped = escaped
+    this.titled = titled
     this.length = length
-    this.#counts = new Uint8Array(titleTf.length)
-    this.#escaped = new Map()
-    for (let i = 0; i < titleTf.length; i++) {
-      if (titleTf[i]! < 15 && bodyTf[i]! < 15) this.#counts[i] = (titleTf[i]! << 4) | bodyTf[i]!
-      else {
-        this.#counts[i] = ESCAPE
-        this.#escaped.set(i, (titleTf[i]! << 8) | bodyTf[i]!)
-      }
-    }
+  }
+
+  /** The bits and counts with their rank blocks and titled documents made. */
+  static #made(
+    member: Uint32Array,
+    special: Uint32Array,
+    counts: Uint8Array,
+    escaped: Map<number, number>,
+    length: number,
+  ): DensePostings {
     const rank = new Uint32Array(Math.ceil(special.length / BLOCK_WORDS) + 1)
     let count = 0
     for (let w = 0; w < special.length; w++) {
       if (w % BLOCK_WORDS === 0) rank[w / BLOCK_WORDS] = count
       count += popcount(special[w]!)
     }
-    this.#rank = rank
+    const titleOf = (i: number) => {
+      const c = counts[i]!
+      return c === ESCAPE ? escaped.get(i)! >>> 8 : c >>> 4
+    }
     let titledCount = 0
-    for (let i = 0; i < titleTf.length; i++) if (titleTf[i]! > 0) titledCount++
+    for (let i = 0; i < counts.length; i++) if (titleOf(i) > 0) titledCount++
     const titledDocs = new Uint32Array(titledCount)
     const titledTf = new Uint8Array(titledCount)
-    const specialDocs = bitsInto(special, new Uint32Array(titleTf.length))
-    for (let i = 0, k = 0; i < specialDocs.length; i++) {
-      if (titleTf[i]! > 0) {
-        titledDocs[k] = specialDocs[i]!
-        titledTf[k++] = titleTf[i]!
+    // The special documents in order, each with its place among them: the titled ones are among them.
+    for (let w = 0, i = 0, k = 0; w < special.length && k < titledCount; w++) {
+      let word = special[w]!
+      while (word !== 0) {
+        const low = word & -word
+        const tf = titleOf(i++)
+        if (tf > 0) {
+          titledDocs[k] = (w << 5) + 31 - Math.clz32(low)
+          titledTf[k++] = tf
+        }
+        word = (word ^ low) >>> 0
       }
     }
-    this.titled = { docs: titledDocs, titleTf: titledTf }
+    const titled = { docs: titledDocs, titleTf: titledTf }
+    return new DensePostings(member, special, rank, counts, escaped, titled, length)
   }
 
   /**
-   * The postings of `run` over `documentCount` documents, decoded a block at a time by the codec
+   * The same postings as plain arrays of their own (no page-backed or shared memory), to hand from
+   * the build's thread to the serving one (text-index.ts, `prebuiltDense`): transferred, not copied.
+   */
+  parts(): DenseParts {
+    return {
+      member: this.member.slice(),
+      special: this.special.slice(),
+      rank: this.#rank.slice(),
+      counts: this.#counts.slice(),
+      escapedAt: Uint32Array.from(this.#escaped.keys()),
+      escapedCounts: Uint32Array.from(this.#escaped.values()),
+      titledDocs: this.titled.docs.slice(),
+      titledTf: this.titled.titleTf.slice(),
+      length: this.length,
+    }
+  }
+
+  /** Postings from their parts (`parts()`), reading the arrays in place. */
+  static fromParts(p: DenseParts): DensePostings {
+    const escaped = new Map<number, number>()
+    p.escapedAt.forEach((at, i) => escaped.set(at, p.escapedCounts[i]!))
+    const titled = { docs: p.titledDocs, titleTf: p.titledTf }
+    return new DensePostings(p.member, p.special, p.rank, p.counts, escaped, titled, p.length)
+  }
+
+  /**
+   * The postings of `run` over `documentCount` documents, read in one pass by the codec
    * (postings-codec.ts), which alone knows the encoding.
    */
   static fromRun(run: EncodedRun, documentCount: number): DensePostings {
-    const { count } = run
     const [member, special] = bitsFor(documentCount)
-    const titleTf = new Uint8Array(count)
-    const bodyTf = new Uint8Array(count)
-    let specials = 0
-    const size = Math.min(count, DECODE_BLOCK)
-    const block: Postings = {
-      docs: new Uint32Array(size),
-      titleTf: new Uint8Array(size),
-      bodyTf: new Uint8Array(size),
-    }
-    decodeInBlocks(run, block, (length) => {
-      specials = markPostings(block, length, member, special, titleTf, bodyTf, specials)
-    })
-    return new DensePostings(member, special, titleTf.slice(0, specials), bodyTf.slice(0, specials), count)
+    const counts = new Uint8Array(run.count)
+    const escaped = new Map<number, number>()
+    const specials = decodeIntoBits(run, member, special, counts, escaped)
+    return DensePostings.#made(member, special, counts.slice(0, specials), escaped, run.count)
   }
 
   /** The same postings, from arrays (for tests, and words decoded already). */
   static fromPostings(postings: Postings, documentCount: number): DensePostings {
     const count = postings.docs.length
     const [member, special] = bitsFor(documentCount)
-    const titleTf = new Uint8Array(count)
-    const bodyTf = new Uint8Array(count)
-    const specials = markPostings(postings, count, member, special, titleTf, bodyTf, 0)
-    return new DensePostings(member, special, titleTf.slice(0, specials), bodyTf.slice(0, specials), count)
+    const counts = new Uint8Array(count)
+    const escaped = new Map<number, number>()
+    let specials = 0
+    for (let i = 0; i < count; i++) {
+      const doc = postings.docs[i]!
+      setBit(member, doc)
+      const title = postings.titleTf[i]!
+      const body = postings.bodyTf[i]!
+      if (title === 0 && body === 1) continue
+      setBit(special, doc)
+      if (title < 15 && body < 15) counts[specials] = (title << 4) | body
+      else {
+        counts[specials] = ESCAPE
+        escaped.set(specials, (title << 8) | body)
+      }
+      specials++
+    }
+    return DensePostings.#made(member, special, counts.slice(0, specials), escaped, count)
   }
 
   /** Bytes held. */
@@ -153,6 +198,26 @@ export class DensePostings {
   docsInto(into: Uint32Array): Uint32Array {
     return bitsInto(this.member, into)
   }
+}
+
+/** A DensePostings as typed arrays (`DensePostings.parts`), each with a buffer of its own. */
+export type DenseParts = {
+  member: Uint32Array
+  special: Uint32Array
+  rank: Uint32Array
+  counts: Uint8Array
+  /** The places among the special documents of the escaped counts, and those counts (`title << 8 | body`). */
+  escapedAt: Uint32Array
+  escapedCounts: Uint32Array
+  titledDocs: Uint32Array
+  titledTf: Uint8Array
+  length: number
+}
+
+/** The arrays of `parts`, to list their buffers for a transfer. */
+export function partsArrays(parts: DenseParts): ArrayBufferView[] {
+  const { member, special, rank, counts, escapedAt, escapedCounts, titledDocs, titledTf } = parts
+  return [member, special, rank, counts, escapedAt, escapedCounts, titledDocs, titledTf]
 }
 
 /** A word's postings as a search reads them: arrays, or bits for a word most documents hold. */
@@ -209,32 +274,4 @@ export function bitsInto(bits: Uint32Array, into: Uint32Array): Uint32Array {
     }
   }
   return into.subarray(0, k)
-}
-
-/**
- * Marks the first `length` of `postings` in `member`, and in `special` those whose counts are not
- * (title 0, body 1), keeping their counts from place `specials` on; gives the new count of special
- * ones. Shared by the two ways of building the bits, from decoded blocks and from arrays.
- */
-function markPostings(
-  postings: Postings,
-  length: number,
-  member: Uint32Array,
-  special: Uint32Array,
-  titleTf: Uint8Array,
-  bodyTf: Uint8Array,
-  specials: number,
-): number {
-  for (let i = 0; i < length; i++) {
-    const doc = postings.docs[i]!
-    setBit(member, doc)
-    const title = postings.titleTf[i]!
-    const body = postings.bodyTf[i]!
-    if (title === 0 && body === 1) continue
-    setBit(special, doc)
-    titleTf[specials] = title
-    bodyTf[specials] = body
-    specials++
-  }
-  return specials
 }

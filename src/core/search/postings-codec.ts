@@ -133,12 +133,12 @@ function decodeInto(
 ): number {
   let doc = previous
   for (let i = 0; i < count; i++) {
-    // The varint, inlined: this loop is a broad query's first cost.
-    let byte = bytes[at++]!
-    let value = byte & 0x7f
-    for (let shift = 7; byte >= 0x80; shift += 7) {
-      byte = bytes[at++]!
-      value += (byte & 0x7f) * 2 ** shift
+    // A common word's gaps take one byte: that case stays in 32-bit integers, the longer varints
+    // go through longVarint (a double here made the whole loop run in doubles, twice as slow).
+    let value = bytes[at++]!
+    if (value >= 0x80) {
+      value = longVarint(bytes, at, value)
+      at = varintEnd(bytes, at)
     }
     doc += (value >>> 1) + 1
     docs[i] = doc
@@ -157,4 +157,65 @@ function decodeInto(
     }
   }
   return at
+}
+
+/** The value of a varint of two bytes or more, whose first byte `first` was read and whose next is at `at`. */
+function longVarint(bytes: Uint8Array, at: number, first: number): number {
+  let value = first & 0x7f
+  let byte: number
+  let shift = 7
+  do {
+    byte = bytes[at++]!
+    value += (byte & 0x7f) * 2 ** shift
+    shift += 7
+  } while (byte >= 0x80)
+  return value
+}
+
+/** Where the varint whose second byte is at `at` ends. */
+function varintEnd(bytes: Uint8Array, at: number): number {
+  while (bytes[at++]! >= 0x80);
+  return at
+}
+
+/**
+ * A word's postings as bits (dense-postings.ts), in one pass over its run: bit `doc` of `member` for
+ * each document, of `special` for each whose counts are not (title 0, body 1), and those documents'
+ * count bytes in `counts` (`title << 4 | body` as encoded, or ESCAPE, then their counts in
+ * `escaped` by their place among the special ones). Gives the number of special documents.
+ * Straight from the bytes, with no decoded block between: that took a common word's bits 20 ns a
+ * posting to build, 25 ms for a word of 900 000 documents.
+ */
+export function decodeIntoBits(
+  run: EncodedRun,
+  member: Uint32Array,
+  special: Uint32Array,
+  counts: Uint8Array,
+  escaped: Map<number, number>,
+): number {
+  const { bytes, count } = run
+  let at = run.at
+  let doc = -1
+  let specials = 0
+  for (let i = 0; i < count; i++) {
+    let value = bytes[at++]!
+    if (value >= 0x80) {
+      value = longVarint(bytes, at, value)
+      at = varintEnd(bytes, at)
+    }
+    doc += (value >>> 1) + 1
+    const word = doc >>> 5
+    const bit = 1 << (doc & 31)
+    member[word] = member[word]! | bit
+    if ((value & 1) === 1) continue
+    special[word] = special[word]! | bit
+    const tf = bytes[at++]!
+    counts[specials] = tf
+    if (tf === ESCAPE) {
+      escaped.set(specials, (bytes[at]! << 8) | bytes[at + 1]!)
+      at += 2
+    }
+    specials++
+  }
+  return specials
 }

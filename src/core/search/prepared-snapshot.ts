@@ -7,6 +7,7 @@ import type { PrepareOptions } from './prepared-answers.js'
 import { RecordStore, franceOrder, holdingItsArenas } from './record-store.js'
 import { Searcher } from './searcher.js'
 import type { SnapshotData } from './snapshot-data.js'
+import { prebuiltDense } from './text-index.js'
 
 /**
  * `data` with its broad one-word answers prepared (prepared-answers.ts) and its lexicon's tables made
@@ -19,6 +20,7 @@ export function withPreparedAnswers(data: SnapshotData, options?: PrepareOptions
   const searcher = new Searcher(held, new RecordStore(held))
   return {
     ...held,
+    text: { ...held.text, dense: prebuiltDense(held.text) },
     prepared: searcher.prepareBroadAnswers(options),
     lexicon: searcher.lexiconTables(),
     franceOrder: franceOrder(held),

@@ -40,6 +40,11 @@ export class RecordIndex extends RecordStore {
     return this.#searcher.search(query)
   }
 
+  /** The most postings a search built one word's bits from on this snapshot (text-index.ts; the scale tests read it). */
+  get largestDenseDecode(): number {
+    return this.#searcher.largestDenseDecode
+  }
+
   /** Broad one-word answers prepared (prepared-answers.ts). */
   get preparedAnswers(): number {
     return this.#searcher.preparedAnswers

@@ -165,6 +165,11 @@ export class Searcher {
     )
   }
 
+  /** The most postings a search built one word's bits from on this snapshot (text-index.ts; the scale tests read it). */
+  get largestDenseDecode(): number {
+    return this.#text.largestDenseDecode
+  }
+
   /** Broad one-word answers prepared (prepared-answers.ts). */
   get preparedAnswers(): number {
     return this.#prepared.size

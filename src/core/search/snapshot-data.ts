@@ -6,6 +6,7 @@
 import type { SnapshotInfo } from '../records/source.js'
 import { preparedTransferList, type PreparedAnswersData } from './prepared-answers.js'
 import { SNAPSHOT_COLUMNS, type SnapshotColumns } from './snapshot-columns.js'
+import { partsArrays, type DenseParts } from './dense-postings.js'
 
 export { ETAG_LENGTH } from './snapshot-columns.js'
 
@@ -28,7 +29,14 @@ export type TextIndexData = {
   bodyLength: Float32Array
   averageTitle: number
   averageBody: number
+  /**
+   * The bits of the most frequent searched words (dense-postings.ts), made after the build in its
+   * thread (text-index.ts, `prebuiltDense`): `words[i]` are term `terms[i]`'s.
+   */
+  dense?: PrebuiltDense
 }
+
+export type PrebuiltDense = { terms: Uint32Array; words: DenseParts[] }
 
 /** The lexicon's tables: typed arrays and one list of strings, so a build thread can hand them over. */
 export type LexiconData = {
@@ -94,6 +102,7 @@ export function transferList(data: SnapshotData): ArrayBuffer[] {
         ].map((a) => a.buffer)
       : []),
     ...(data.franceOrder ? [data.franceOrder.buffer] : []),
+    ...(text.dense ? [text.dense.terms, ...text.dense.words.flatMap(partsArrays)].map((a) => a.buffer) : []),
   ])
 }
 

@@ -26,10 +26,11 @@ import {
   type FilterColumns,
 } from './match-one-group.js'
 import type { TermGroup } from './match.js'
-import { DensePostings, type TermPostings } from './dense-postings.js'
+import { DensePostings, type DenseParts, type TermPostings } from './dense-postings.js'
 import type { Postings } from './postings.js'
 import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
-import type { TextIndexData } from './snapshot-data.js'
+import type { PrebuiltDense, TextIndexData } from './snapshot-data.js'
+import { isIgnorable } from './stop-words.js'
 
 /**
  * Postings kept, in bytes: decoded arrays (6 bytes a posting) of the words few documents hold, and
@@ -40,7 +41,18 @@ import type { TextIndexData } from './snapshot-data.js'
  * Kept bounded because a larger cache took the service's memory under queries past 2 GiB at
  * 1 000 000 records (docs/scale.md).
  */
-const DECODED_BYTES = 32 * 2 ** 20
+const DECODED_BYTES = 16 * 2 ** 20
+/**
+ * The bits of the most frequent searched words are made with the snapshot (`prebuiltDense`, in the
+ * build's thread) and held as long as it is served, up to this many bytes: a query of common words
+ * read cold decoded each of them on the serving thread first, 8–20 ms a word of 500 000 documents
+ * at 1 000 000 records, and a query of eight such words held the thread 140 ms or more (issue 43,
+ * item 3). Taken from the cache's budget (32 MiB before), so that the memory stays the same.
+ */
+const PREBUILT_BYTES = 16 * 2 ** 20
+/** Words held by fewer documents than this are decoded when a search needs them: a millisecond or less. */
+const PREBUILT_MIN_DOCUMENTS = 50_000
+
 /** The largest decoded postings a one-word search puts in the cache (2 MiB: 350 000 postings). */
 const LARGEST_DECODED = 2 * 2 ** 20
 
@@ -63,6 +75,8 @@ export class TextIndex {
       Math.max(1, p instanceof DensePostings ? p.bytes : p.docs.length * DECODED_POSTING_BYTES),
   })
   readonly #stats: FieldStats
+  /** The bits made with the snapshot (`prebuiltDense`), by term number. */
+  readonly #prebuilt: Map<number, DensePostings>
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
   readonly #postingsOf = (term: number): Postings =>
@@ -75,7 +89,12 @@ export class TextIndex {
   readonly #termPostingsOf = (term: number): TermPostings => {
     const count = this.#data.frequency[term]!
     if (count * DENSE_SHARE < this.#stats.titleLength.length) return this.#postingsOf(term)
-    return this.#decoded.get(denseKey(term)) ?? this.#decoded.get(term) ?? this.#decodeDense(term, count)
+    return (
+      this.#prebuilt.get(term) ??
+      this.#decoded.get(denseKey(term)) ??
+      this.#decoded.get(term) ??
+      this.#decodeDense(term, count)
+    )
   }
   /**
    * For one-word searches, which read each word straight through (match-one-group.ts): a word whose
@@ -98,6 +117,12 @@ export class TextIndex {
   constructor(data: TextIndexData) {
     this.#data = data
     this.#termIds = new Map(data.terms.map((term, id) => [term, id]))
+    const dense = data.dense
+    this.#prebuilt = new Map(
+      dense === undefined
+        ? []
+        : Array.from(dense.terms, (term, i) => [term, DensePostings.fromParts(dense.words[i]!)]),
+    )
     this.#stats = {
       titleLength: data.titleLength,
       bodyLength: data.bodyLength,
@@ -116,7 +141,11 @@ export class TextIndex {
     return postings
   }
 
+  /** The most postings one word's bits were built from on this index, on the thread searching (`prebuiltDense` spares the broadest). */
+  largestDenseDecode = 0
+
   #decodeDense(term: number, count: number): DensePostings {
+    if (count > this.largestDenseDecode) this.largestDenseDecode = count
     const run = { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
     const dense = DensePostings.fromRun(run, this.#stats.titleLength.length)
     this.#decoded.set(denseKey(term), dense)
@@ -209,4 +238,36 @@ export class TextIndex {
     }
     return matchBest(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch.candidates)
   }
+}
+
+/**
+ * The bits of the words searches of several words read most, to make with the snapshot: the most
+ * frequent words held by at least one document in DENSE_SHARE and PREBUILT_MIN_DOCUMENTS, but for
+ * the words a French query ignores (stop words and fillers), up to PREBUILT_BYTES (tests give
+ * other bounds). Each is what a
+ * search would build from the word's run (`DensePostings.fromRun`), so an answer cannot change.
+ */
+export function prebuiltDense(
+  data: TextIndexData,
+  { minDocuments = PREBUILT_MIN_DOCUMENTS, maxBytes = PREBUILT_BYTES } = {},
+): PrebuiltDense {
+  const documents = data.titleLength.length
+  const { frequency } = data
+  const least = Math.max(minDocuments, Math.ceil(documents / DENSE_SHARE))
+  const candidates: number[] = []
+  for (let t = 0; t < frequency.length; t++)
+    if (frequency[t]! >= least && !isIgnorable(data.terms[t]!)) candidates.push(t)
+  candidates.sort((a, b) => frequency[b]! - frequency[a]! || a - b)
+  const terms: number[] = []
+  const words: DenseParts[] = []
+  let bytes = 0
+  for (const term of candidates) {
+    const run = { bytes: data.postings, at: data.termStart[term]!, count: frequency[term]! }
+    const dense = DensePostings.fromRun(run, documents)
+    if (bytes + dense.bytes > maxBytes) break
+    bytes += dense.bytes
+    terms.push(term)
+    words.push(dense.parts())
+  }
+  return { terms: Uint32Array.from(terms), words }
 }
