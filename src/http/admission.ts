@@ -17,16 +17,19 @@ import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Answer, ApiAnswers } from './api-answers.js'
-import type { ClientAddresses } from './client-address.js'
 import type { PreparedCors } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
-import type { HostGuard } from './host-guard.js'
 import { mentionsPoLive } from './query.js'
 import { rateLimitFields } from './rate-limit-fields.js'
 import { HttpRefusal } from './status.js'
 import { quotaDecided } from './trace-channels.js'
 import type { Route, RouteTable } from './route-table.js'
-import type { Target } from './target.js'
+
+/**
+ * A request target as the front door normalised it (front-door.ts): `path` starts with "/", `query`
+ * excludes the "?" (undefined without one), `url` is both as the rest of the service reads them.
+ */
+export type Target = { readonly path: string; readonly query: string | undefined; readonly url: string }
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
 const MAX_URL_LENGTH = 8_192
@@ -49,12 +52,13 @@ export type AdmissionDeps = {
   /** Every address: what counts, each path's CORS, the methods each takes, the live reads, the mounts. */
   routes: RouteTable
   quota: Quota | undefined
-  clients: ClientAddresses
+  /** The quota key of the request's client (front-door.ts). */
+  clients: { key(req: IncomingMessage): string }
   requestId(req: IncomingMessage): string
   records: LiveRecords
   answers: ApiAnswers
   /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
-  hostGuard?: HostGuard
+  hostGuard?: (req: IncomingMessage, checksOrigin: boolean) => ApiError | undefined
   onQuotaRefused(): void
   /** Told of every decision the quota made (for metrics). */
   onQuotaDecision?(allowed: boolean): void

@@ -23,15 +23,14 @@ import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { completionLog, requestId } from './logging.js'
+import { completionLog } from './logging.js'
 import { createCompletions, type RequestObserver } from './completions.js'
 import { ApiAnswers } from './api-answers.js'
-import { clientAddresses } from './client-address.js'
 import { createFastPath } from './fast-path.js'
 import { createMountEntry } from './mount-entry.js'
 import type { CorsTable } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
-import { hostGuard } from './host-guard.js'
+import { clientAddresses, hostGuard, requestId } from './front-door.js'
 import { registerDiscovery } from './discovery/routes.js'
 import { hostedServerCardPath } from './discovery/server-card.js'
 import { checkNodeInternals } from './node-internals.js'
@@ -199,7 +198,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     mounts,
     fastPath,
     timeouts,
-    admit: () => admit,
+    admit,
     completions,
   })
   const app: FastifyInstance = Fastify({

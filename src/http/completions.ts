@@ -12,7 +12,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_PREFIX } from '../core/api/schemas.js'
-import type { ClientAddresses } from './client-address.js'
 import type { CompletionLog } from './logging.js'
 import { requestCompleted } from './trace-channels.js'
 
@@ -67,7 +66,8 @@ export type Completions = {
 export function createCompletions(deps: {
   log: CompletionLog | undefined
   observe: RequestObserver | undefined
-  clients: ClientAddresses
+  /** The client's address as the log writes it (front-door.ts). */
+  clients: { address(req: IncomingMessage): string | undefined }
   /** The route label of a path, from the route table (route-table.ts); undefined when no address matches. */
   templateOfPath(path: string): string | undefined
 }): Completions {

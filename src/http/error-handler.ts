@@ -6,8 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, toErrorBody } from '../core/errors.js'
-import { MisaddressedRequest } from './host-guard.js'
-import { HttpRefusal, statusOf } from './status.js'
+import { HttpRefusal, MisaddressedRequest, statusOf } from './status.js'
 
 /**
  * Renders a refusal in a mount's own format (mount-entry.ts, and the front door's refusals on a

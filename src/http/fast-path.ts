@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiError } from '../core/errors.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
-import type { Admission } from './admission.js'
+import type { Admission, Target } from './admission.js'
 import { jsonAnswer, type Answer, type ApiAnswers } from './api-answers.js'
 import type { Completions } from './completions.js'
 import type { PreparedCors } from './cors.js'
@@ -20,7 +20,6 @@ import { answerWriter } from './answer-writer.js'
 import { plainRecordId, RECORD_PREFIX, type LiveReadRoute } from './live-read-routes.js'
 import type { PreparedBody } from './prepared-body.js'
 import { errorAnswer } from './raw-answers.js'
-import type { Target } from './target.js'
 
 export type FastPathDeps = {
   records: LiveRecords

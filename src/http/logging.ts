@@ -3,7 +3,7 @@
  * clear: it is replaced by a keyed hash, enough to follow one client without keeping a personal
  * datum in the logs.
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
 
 /** A short keyed hash of an address (HMAC-SHA-256, 12 hex digits). */
@@ -54,12 +54,4 @@ export function completionLog(logger: Logger, hashKey: string | undefined): Comp
       },
       'request completed',
     )
-}
-
-const ACCEPTED_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/
-
-/** Keeps a caller's X-Request-Id when it is a sane token (to follow a request across services), else makes one. */
-export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
-  const given = req.headers['x-request-id']
-  return typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID()
 }

@@ -24,8 +24,8 @@ export type MountEntryDeps = {
 }
 
 export type MountEntry = {
-  /** Answers `req` and returns true when its path is a mount's; returns false without touching it otherwise. */
-  serve(req: IncomingMessage, res: ServerResponse, admission: Admission): boolean
+  /** Answers `req`, admitted to the address of `mount` (the admission's route, route-table.ts). */
+  serve(req: IncomingMessage, res: ServerResponse, admission: Admission, mount: Mount): void
 }
 
 export function createMountEntry(deps: MountEntryDeps): MountEntry {
@@ -87,10 +87,7 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
   }
 
   return {
-    serve(req, res, admission) {
-      // The admission read the route (route-table.ts): a mount answers its exact address only.
-      const answeredBy = admission.route?.mount
-      if (answeredBy === undefined) return false
+    serve(req, res, admission, answeredBy) {
       const mount = servedOf(answeredBy, admission.cors)
       deps.completions.whenFinished(req, res, mount.path, admission.id)
       const outcome = admission.outcome
@@ -105,7 +102,6 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
       } else if (outcome.kind === 'refusal') refuse(req, res, mount, admission, outcome.error)
       // The live-read redirect is the API's: decided for a mount, it would be a bug.
       else refuse(req, res, mount, admission, new ApiError('internal_error', 'Internal server error'))
-      return true
     },
   }
 }

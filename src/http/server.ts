@@ -11,10 +11,9 @@ import { UNMATCHED_ROUTE } from './completions.js'
 import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
-import { frontDoor, type FrontDoorOptions, type RequestListener } from './front-door.js'
+import { frontDoor, normaliseTarget, type FrontDoorOptions, type RequestListener } from './front-door.js'
 import { errorAnswer, rawAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
-import { normaliseTarget } from './target.js'
 
 /**
  * Bounds on slow, idle or stalled clients. Node checks the first two only every `checkEveryMs`
@@ -51,22 +50,20 @@ export function httpServerParts(
     server: () => server!,
     connections: () => connections!,
     factory(handler) {
-      server = createServer(
-        {
-          // Answered by the front door with the error body, not by Node with a bare 400.
-          requireHostHeader: false,
-          headersTimeout: timeouts.headersMs,
-          requestTimeout: timeouts.requestMs,
-          keepAliveTimeout: timeouts.keepAliveMs,
-          connectionsCheckingInterval: timeouts.checkEveryMs,
-        },
-        frontDoor({ ...options, connections: parts.connections }, handler),
-      )
+      server = createServer({
+        // Answered by the front door with the error body, not by Node with a bare 400.
+        requireHostHeader: false,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: timeouts.checkEveryMs,
+      })
       server.setTimeout(timeouts.stallMs)
       // Nothing moved on the connection for stallMs (a client that stopped reading its answers, or
       // sending its body): close it. Listening here means Node leaves the decision to us.
       server.on('timeout', (socket: Socket) => socket.destroy())
       connections = new Connections(server)
+      server.on('request', frontDoor({ ...options, connections }, handler))
       server.on('checkExpectation', (req: IncomingMessage, res) => {
         connections!.schedule(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
