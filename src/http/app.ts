@@ -23,10 +23,8 @@ import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { completionLog } from './logging.js'
-import { createCompletions, type RequestObserver } from './completions.js'
-import { ApiAnswers } from './api-answers.js'
-import { createFastPath } from './fast-path.js'
+import { admittedFields, completionLog, createCompletions, type RequestObserver } from './respond.js'
+import { ApiAnswers, createFastPath } from './api-answers.js'
 import { createMountEntry } from './mount-entry.js'
 import type { CorsTable } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
@@ -38,7 +36,6 @@ import { registerAdmission } from './apply-admission.js'
 import { admissionOf, createAdmission } from './admission.js'
 import { routeTable, type HttpMount, type RouteTable } from './route-table.js'
 import { MAX_ID_LENGTH } from './live-read-routes.js'
-import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { changesRoutes } from './routes/changes.js'
 import { changesAtomRoutes } from './routes/changes-atom.js'
@@ -164,14 +161,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           records: deps.records,
           answers,
           cors: cors.policyFor(API_PREFIX),
-          quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
           onAnswer: deps.onFastAnswer,
           completions,
         })
-  const mounts = createMountEntry({
-    quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
-    completions,
-  })
+  const mounts = createMountEntry({ completions })
   const admit = createAdmission({
     routes,
     quota: deps.quota,
@@ -237,11 +230,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     frameworkErrors: (err, req, reply) => {
       // Answered before routing, so no onResponse hook: reported here, by the path's template.
       completions.whenFinished(req.raw, reply.raw, completions.routeOfPath(req.url.split('?', 1)[0]!), req.id)
-      reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
       // Admitted before the router failed: a counted request carries the quota's fields.
       const quota = admissionOf(req.raw)?.quota
-      if (quota !== undefined)
-        reply.header('ratelimit-policy', quota.policy).header('ratelimit', quota.remaining)
+      reply.headers(cors.policyFor(req.url).response).headers(admittedFields({ id: req.id, quota }))
       void sendError(reply, routerRefusal(err, req.url))
     },
   })

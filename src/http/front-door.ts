@@ -22,10 +22,9 @@ import { keepAdmission, type Admission, type Admit, type Target } from './admiss
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import type { ErrorBodyRenderer } from './error-handler.js'
-import type { FastPath } from './fast-path.js'
+import type { FastPath } from './api-answers.js'
 import type { MountEntry } from './mount-entry.js'
-import { markStarted, type Completions } from './completions.js'
-import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
+import { markStarted, writeRefusal, type Completions } from './respond.js'
 import { HttpRefusal, MisaddressedRequest } from './status.js'
 
 /*
@@ -302,23 +301,26 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
-    err: ApiError,
-    extra: Record<string, string> = {},
+    error: ApiError,
+    extra?: Record<string, string>,
   ) => {
-    const headers = { 'x-request-id': options.requestId(req), ...extra }
+    const id = options.requestId(req)
     // Routed by the target as read (normalised once it is a path; a target that is not one routes nowhere).
-    const route = options.completions.routeOfPath((req.url ?? '').split('?', 1)[0]!)
-    options.completions.whenFinished(req, res, route, headers['x-request-id'])
-    const write = (body?: object) =>
-      writeErrorAnswer(
-        res,
-        errorAnswer(err, options.cors.policyFor(path), body, headers),
-        req.method === 'HEAD',
-      )
-    const render = options.errorBodyFor(path)
-    if (render === undefined) return write()
-    // Nothing has read the body yet: a mount's renderer may (MCP echoes the JSON-RPC id).
-    void renderErrorBody(err, render, req).then(write, () => write())
+    options.completions.whenFinished(
+      req,
+      res,
+      options.completions.routeOfPath((req.url ?? '').split('?', 1)[0]!),
+      id,
+    )
+    writeRefusal(res, {
+      error,
+      cors: options.cors.policyFor(path),
+      admitted: { id },
+      render: options.errorBodyFor(path),
+      req,
+      extra,
+      head: req.method === 'HEAD',
+    })
   }
   /** A target no route may read (a fragment): refused in the API's terms, and counted. */
   const refuseUnreadable = (req: IncomingMessage, res: ServerResponse, err: ApiError) => {
@@ -326,13 +328,7 @@ export function frontDoor(options: FrontDoorOptions, next: RequestListener): Req
       // No route reads a target holding a fragment: reported under no route's name.
       options.completions.whenFinished(req, res, options.completions.routeOfPath(''), admission.id)
       const error = admission.outcome?.kind === 'refusal' ? admission.outcome.error : err
-      const quota = admission.quota
-      const headers: Record<string, string> = { 'x-request-id': admission.id }
-      if (quota !== undefined) {
-        headers['ratelimit-policy'] = quota.policy
-        headers.ratelimit = quota.remaining
-      }
-      writeErrorAnswer(res, errorAnswer(error, admission.cors, undefined, headers), req.method === 'HEAD')
+      writeRefusal(res, { error, cors: admission.cors, admitted: admission, head: req.method === 'HEAD' })
     }
     const admitted = options.admit.unreadable(req, err)
     if (!(admitted instanceof Promise)) return write(admitted)

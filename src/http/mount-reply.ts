@@ -4,7 +4,7 @@
  * answers (answer-writer.ts), or a handler that writes its own response.
  */
 import type { ServerResponse } from 'node:http'
-import { fieldsOf, type Fields } from './answer-writer.js'
+import { fieldsOf, type Fields } from './respond.js'
 
 /** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
 export type MountReply = {
