@@ -16,7 +16,7 @@ import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
-import type { Answer } from './respond.js'
+import type { Answer, CounterCell } from './respond.js'
 import type { PreparedCors } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
 import { HttpRefusal } from './status.js'
@@ -59,8 +59,8 @@ export type AdmissionDeps = {
   /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
   hostGuard?: (req: IncomingMessage, checksOrigin: boolean) => ApiError | undefined
   onQuotaRefused(): void
-  /** Told of every decision the quota made (for metrics). */
-  onQuotaDecision?(allowed: boolean): void
+  /** Counts every decision the quota made (metrics). */
+  quotaTally?: QuotaTally
   /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
   onFault(err: unknown, requestId: string): void
 }
@@ -83,8 +83,18 @@ export const admissionOf = (req: IncomingMessage): Admission | undefined =>
 export const keepAdmission = (req: IncomingMessage, admission: Admission): void =>
   void ((req as AdmittedRequest)[ADMISSION] = admission)
 
+/** The cells counting a quota's decisions made by one kind of store (RateLimitStore.kind). */
+export type QuotaTally = (storeKind: string) => { admitted: CounterCell; refused: CounterCell }
+
 export function createAdmission(deps: AdmissionDeps): Admit {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
+  // The store's kind is read at each decision: a Redis store reports its fallback while Redis is down.
+  let tallied: { kind: string; cells: ReturnType<QuotaTally> } | undefined
+  const tally = (allowed: boolean) => {
+    const kind = deps.quota!.store.kind
+    if (tallied?.kind !== kind) tallied = { kind, cells: deps.quotaTally!(kind) }
+    ;(allowed ? tallied.cells.admitted : tallied.cells.refused).value++
+  }
 
   /** What follows the quota's decision (undefined: not counted). */
   const decide = (
@@ -97,7 +107,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   ): Admission => {
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
-    if (decision !== undefined) deps.onQuotaDecision?.(decision.allowed)
+    if (decision !== undefined && deps.quotaTally !== undefined) tally(decision.allowed)
     if (decision !== undefined && quotaDecided.hasSubscribers)
       quotaDecided.publish({ request: req, allowed: decision.allowed })
     if (decision !== undefined && !decision.allowed) {

@@ -24,7 +24,14 @@ import {
   taggedFor,
   type Encoding,
 } from './prepared-body.js'
-import { answerWriter, fieldsOf, writeRefusal, type Answer, type Completions } from './respond.js'
+import {
+  answerWriter,
+  fieldsOf,
+  writeRefusal,
+  type Answer,
+  type Completions,
+  type CounterCell,
+} from './respond.js'
 import { ResponseCache } from './response-cache.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
@@ -203,8 +210,8 @@ export type FastPathDeps = {
   answers: ApiAnswers
   /** The API's CORS and security header fields. */
   cors: PreparedCors
-  /** Told of every answer sent here. */
-  onAnswer?: () => void
+  /** Counts every answer sent here (metrics). */
+  answered?: CounterCell
   /** Where each answer sent here is reported (log and metrics). */
   completions: Completions
 }
@@ -233,7 +240,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
 
   /** Counts and logs an answer sent here. */
   const sent = (req: IncomingMessage, res: ServerResponse, id: string, route: string) => {
-    deps.onAnswer?.()
+    if (deps.answered !== undefined) deps.answered.value++
     deps.completions.ended(req, res, route, id)
   }
 

@@ -23,7 +23,13 @@ import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { admittedFields, completionLog, createCompletions, type RequestObserver } from './respond.js'
+import {
+  admittedFields,
+  completionLog,
+  createCompletions,
+  type CounterCell,
+  type RequestObserver,
+} from './respond.js'
 import { ApiAnswers, createFastPath } from './api-answers.js'
 import { createMountEntry } from './mount-entry.js'
 import type { CorsTable } from './cors.js'
@@ -33,7 +39,7 @@ import { registerDiscovery } from './discovery/routes.js'
 import { hostedServerCardPath } from './discovery/server-card.js'
 import { checkNodeInternals } from './node-internals.js'
 import { registerAdmission } from './apply-admission.js'
-import { admissionOf, createAdmission } from './admission.js'
+import { admissionOf, createAdmission, type QuotaTally } from './admission.js'
 import { routeTable, type HttpMount, type RouteTable } from './route-table.js'
 import { MAX_ID_LENGTH } from './live-read-routes.js'
 import { catalogueRoutes } from './routes/catalogue.js'
@@ -98,10 +104,10 @@ export type HttpAppDeps = {
   metrics: MetricsExposition
   /** Told of every request refused by the quota. */
   onQuotaRefused: () => void
-  /** Told of every decision of the quota, admitted or refused (for metrics). */
-  onQuotaDecision?: (allowed: boolean) => void
-  /** Told of every answer the fast path sends (for metrics). */
-  onFastAnswer?: () => void
+  /** The tallies of the quota's decisions by the kind of store that decided (for metrics). */
+  quotaTally?: QuotaTally
+  /** The tally of the answers the fast path sends (for metrics). */
+  fastAnswers?: CounterCell
   /** Told of every answered request, whoever answered it (the request metrics). */
   onRequestCompleted?: RequestObserver
   /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
@@ -161,7 +167,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           records: deps.records,
           answers,
           cors: cors.policyFor(API_PREFIX),
-          onAnswer: deps.onFastAnswer,
+          answered: deps.fastAnswers,
           completions,
         })
   const mounts = createMountEntry({ completions })
@@ -181,7 +187,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
             allowedHosts: deps.settings.allowedHosts,
           }),
     onQuotaRefused: deps.onQuotaRefused,
-    onQuotaDecision: deps.onQuotaDecision,
+    quotaTally: deps.quotaTally,
     onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })
   const server = httpServerParts({

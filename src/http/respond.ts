@@ -294,6 +294,83 @@ export function createCompletions(deps: {
 }
 
 /*
+ * Request tallies
+ *
+ * The request metrics as plain numbers, counted here for every answer whoever gave it, and handed
+ * to prom-client only when /metrics is scraped (service/request-metrics.ts makes each series the
+ * first time its labels are seen, service/tallies.ts exposes them). The label values are bounded
+ * whatever clients send: routes are templates (never a raw path), methods outside the standard
+ * ones are `other`, and past MAX_ROUTES a new route is counted as `unmatched` rather than adding
+ * series.
+ */
+
+/** One labelled series of a counter: add to `value`. */
+export type CounterCell = { value: number }
+
+/** One labelled series of a histogram, counted in plain numbers (exposed by service/tallies.ts at each scrape). */
+export class HistogramSeries {
+  /** Observations per bucket: counts[i] ≤ bounds[i] (and above the one before); the last is +Inf. */
+  readonly counts: Float64Array
+  sum = 0
+  count = 0
+
+  constructor(private readonly bounds: readonly number[]) {
+    this.counts = new Float64Array(bounds.length + 1)
+  }
+
+  observe(value: number): void {
+    const bounds = this.bounds
+    let i = 0
+    while (i < bounds.length && value > bounds[i]!) i++ // Prometheus buckets are `le`: inclusive
+    this.counts[i]!++
+    this.sum += value
+    this.count++
+  }
+}
+
+/** Makes the series of a label set, the first time it is seen (the exposition's). */
+export type RequestSeriesMaker = {
+  duration(route: string): HistogramSeries
+  count(route: string, method: string, status: number): CounterCell
+}
+
+/** Methods labelled as themselves (RFC 9110's and PATCH); any other is `other`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'CONNECT', 'TRACE'])
+const OTHER_METHOD = 'other'
+/** Far more than the service's routes (about 40): a bound that a bug passing raw paths would hit. */
+const MAX_ROUTES = 200
+
+type RouteSeries = {
+  route: string
+  duration: HistogramSeries
+  byMethod: Map<string, Map<number, CounterCell>>
+}
+
+/** Counts answered requests by route, method and status, and their durations by route. */
+export function requestTallies(make: RequestSeriesMaker): RequestObserver {
+  const routes = new Map<string, RouteSeries>()
+  const routeSeries = (route: string): RouteSeries => {
+    let series = routes.get(route)
+    if (series === undefined) {
+      if (routes.size >= MAX_ROUTES && route !== UNMATCHED_ROUTE) return routeSeries(UNMATCHED_ROUTE)
+      series = { route, duration: make.duration(route), byMethod: new Map() }
+      routes.set(route, series)
+    }
+    return series
+  }
+  return (route, method, status, seconds) => {
+    const series = routeSeries(route)
+    series.duration.observe(seconds)
+    const label = METHODS.has(method) ? method : OTHER_METHOD
+    let byStatus = series.byMethod.get(label)
+    if (byStatus === undefined) series.byMethod.set(label, (byStatus = new Map()))
+    let cell = byStatus.get(status)
+    if (cell === undefined) byStatus.set(status, (cell = make.count(series.route, label, status)))
+    cell.value++
+  }
+}
+
+/*
  * The completion log
  *
  * What the HTTP adapter writes in the logs about a request. A client's address is never written in
