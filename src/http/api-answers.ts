@@ -128,6 +128,9 @@ const MAX_RECORD_BODIES = 20_000
 /** 307s kept, by request target: they depend on it alone (and on the configured base URL). */
 const MAX_REDIRECTS = 10_000
 
+/** Marks a request whose search the answer cache did not hold (for that snapshot). */
+const SEARCH_MISSED = Symbol('reference-records.searchMissed')
+
 /** Prepared bodies of one service: built on first use, per snapshot where they depend on the records. */
 export class ApiAnswers {
   readonly openapi: PreparedBody
@@ -182,6 +185,18 @@ export class ApiAnswers {
     return prepared
   }
 
+  /**
+   * The search answer kept for `req`'s target (normalised by the front door), read once per request:
+   * a miss the fast path saw is not looked up again by the framework's route.
+   */
+  searchAnswer(index: RecordIndex, req: IncomingMessage): PreparedBody | undefined {
+    const marked = req as IncomingMessage & { [SEARCH_MISSED]?: RecordIndex }
+    if (marked[SEARCH_MISSED] === index) return undefined
+    const kept = this.searches.get(index, req.url!)
+    if (kept === undefined) marked[SEARCH_MISSED] = index
+    return kept
+  }
+
   /** The 307 to the live read of `url` (a normalised request target). */
   redirect(url: string): Answer {
     let answer = this.#redirects.get(url)
@@ -228,11 +243,15 @@ export function createFastPath(deps: FastPathDeps): FastPath {
   const writeApiAnswer = answerWriter(deps.cors)
 
   /** The prepared body of a live read, when the answer needs no validation and no index work. */
-  const preparedBody = (route: LiveReadRoute, target: Target): PreparedBody | undefined => {
+  const preparedBody = (
+    req: IncomingMessage,
+    route: LiveReadRoute,
+    target: Target,
+  ): PreparedBody | undefined => {
     if (route === 'openapi') return target.query === 'po_live=1' ? deps.answers.openapi : undefined
     const index = deps.records.current
     if (index === undefined) return undefined // the framework answers 503
-    if (route === 'search') return deps.answers.searches.get(index, target.url)
+    if (route === 'search') return deps.answers.searchAnswer(index, req)
     if (target.query !== 'po_live=1') return undefined // any other parameter is validated by the framework
     if (route === 'catalogue') return deps.answers.catalogue(index)
     return deps.answers.record(index, target.path.slice(RECORD_PREFIX.length))
@@ -270,7 +289,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
       const outcome = admission.outcome
       let answer: Answer
       if (outcome === undefined) {
-        const prepared = preparedBody(route, target)
+        const prepared = preparedBody(req, route, target)
         if (prepared === undefined) return false
         const acceptEncoding = headers['accept-encoding']
         answer = jsonAnswer(prepared, {
