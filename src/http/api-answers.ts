@@ -213,7 +213,7 @@ export class ApiAnswers {
  * straight from the front door, without the framework's per-request machinery (hooks, reply
  * objects, a child logger, a second parse of the query). It decides nothing of its own: the bodies
  * come from ApiAnswers and the answers from the same builders the framework's routes use
- * (api-answers.ts, raw-answers.ts); anything else — a first search, a parameter to validate, an
+ * (above, and respond.ts); anything else — a first search, a parameter to validate, an
  * unknown record, a body, an error — is handed to the framework, which answers it as before. A
  * differential test (test/e2e/fast-path.test.ts) replays requests with the fast path on and off and
  * compares status, header fields and bytes.

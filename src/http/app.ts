@@ -94,7 +94,7 @@ export type HttpAppDeps = {
      * and for an operator who wants to rule the fast path out.
      */
     fastPath?: boolean
-    /** The address listened on (HOST) and the further hosts answered for: the DNS-rebinding guard (host-guard.ts). */
+    /** The address listened on (HOST) and the further hosts answered for: the DNS-rebinding guard (front-door.ts). */
     listenAddress?: string
     allowedHosts?: readonly string[]
   }

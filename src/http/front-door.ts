@@ -7,7 +7,7 @@
  * target that holds a fragment (counted in the quota, whatever its path), a target that is not a
  * path, an HTTP/1.1 request without Host, any request while the server drains. Every other request
  * is admitted, once, by `admit` (admission.ts), then answered by its mount (mount-entry.ts), the
- * fast path (fast-path.ts) or the framework, which all apply that admission and decide nothing of
+ * fast path (api-answers.ts) or the framework, which all apply that admission and decide nothing of
  * it again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'

@@ -175,7 +175,7 @@ export function rawAnswer(answer: ErrorAnswer): Buffer {
  *
  * Where every answered request is reported, whoever answered it — the front door's own refusals, a
  * mount (MCP), the fast path, the framework, the server's answers outside the parser (CONNECT, an
- * unmet Expect) and the parser's refusals: one `request completed` log line (logging.ts) and one
+ * unmet Expect) and the parser's refusals: one `request completed` log line (below) and one
  * observation for the request metrics, from the same figures. Every place that answers calls this
  * module and nothing else, so a new one cannot log without counting or count without logging.
  *
@@ -401,7 +401,7 @@ const MAX_HASHED = 10_000
  * One `request completed` line per request, at info, with what an operator needs: the request id,
  * method, target, the client's keyed hash, the status and the time taken. Undefined when info lines
  * are not written, so a caller skips even the bookkeeping. Every answer is reported through
- * completions.ts, which writes this line, so every request is one line of the same shape.
+ * the completions above, which write this line, so every request is one line of the same shape.
  */
 export function completionLog(logger: Logger, hashKey: string | undefined): CompletionLog | undefined {
   if (!logger.isLevelEnabled('info')) return undefined
