@@ -55,7 +55,7 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
 
 /** Whether a raw request target holds a fragment, which no target may (see above). */
-export const holdsFragment = (raw: string): boolean => raw.includes('#')
+const holdsFragment = (raw: string): boolean => raw.includes('#')
 
 /** The refusal of a target that holds a fragment. */
 export const fragmentRefusal = (): ApiError =>
