@@ -9,8 +9,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Counter, Histogram, Registry } from 'prom-client'
-import { createCompletions, markStarted } from '../src/http/completions.js'
-import type { ClientAddresses } from '../src/http/client-address.js'
+import { createCompletions, markStarted } from '../src/http/respond.js'
+import type { ClientAddresses } from '../src/http/front-door.js'
 import { createRequestMetrics, REQUEST_DURATION_BUCKETS } from '../src/service/request-metrics.js'
 
 const N = 1_000_000

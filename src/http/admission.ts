@@ -16,17 +16,18 @@ import { ApiError } from '../core/errors.js'
 import type { Quota } from '../core/quota/quota.js'
 import type { Decision } from '../core/quota/store.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
-import type { Answer, ApiAnswers } from './api-answers.js'
-import type { ClientAddresses } from './client-address.js'
+import type { Answer, CounterCell } from './respond.js'
 import type { PreparedCors } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
-import type { HostGuard } from './host-guard.js'
-import { mentionsPoLive } from './query.js'
-import { rateLimitFields } from './rate-limit-fields.js'
 import { HttpRefusal } from './status.js'
 import { quotaDecided } from './trace-channels.js'
 import type { Route, RouteTable } from './route-table.js'
-import type { Target } from './target.js'
+
+/**
+ * A request target as the front door normalised it (front-door.ts): `path` starts with "/", `query`
+ * excludes the "?" (undefined without one), `url` is both as the rest of the service reads them.
+ */
+export type Target = { readonly path: string; readonly query: string | undefined; readonly url: string }
 
 /** Longest request target accepted. A legitimate one is far shorter (q is at most 300 characters, ~3.6 KB encoded). */
 const MAX_URL_LENGTH = 8_192
@@ -49,15 +50,17 @@ export type AdmissionDeps = {
   /** Every address: what counts, each path's CORS, the methods each takes, the live reads, the mounts. */
   routes: RouteTable
   quota: Quota | undefined
-  clients: ClientAddresses
+  /** The quota key of the request's client (front-door.ts). */
+  clients: { key(req: IncomingMessage): string }
   requestId(req: IncomingMessage): string
   records: LiveRecords
-  answers: ApiAnswers
+  /** The 307 to the live read of a request target (api-answers.ts). */
+  answers: { redirect(url: string): Answer }
   /** The DNS-rebinding guard (host-guard.ts), when the service listens on a loopback address. */
-  hostGuard?: HostGuard
+  hostGuard?: (req: IncomingMessage, checksOrigin: boolean) => ApiError | undefined
   onQuotaRefused(): void
-  /** Told of every decision the quota made (for metrics). */
-  onQuotaDecision?(allowed: boolean): void
+  /** Counts every decision the quota made (metrics). */
+  quotaTally?: QuotaTally
   /** Told of a fault in deciding (a bug): the request is answered 500, and the operator must see why. */
   onFault(err: unknown, requestId: string): void
 }
@@ -80,8 +83,18 @@ export const admissionOf = (req: IncomingMessage): Admission | undefined =>
 export const keepAdmission = (req: IncomingMessage, admission: Admission): void =>
   void ((req as AdmittedRequest)[ADMISSION] = admission)
 
+/** The cells counting a quota's decisions made by one kind of store (RateLimitStore.kind). */
+export type QuotaTally = (storeKind: string) => { admitted: CounterCell; refused: CounterCell }
+
 export function createAdmission(deps: AdmissionDeps): Admit {
   const fields = deps.quota === undefined ? undefined : rateLimitFields(deps.quota)
+  // The store's kind is read at each decision: a Redis store reports its fallback while Redis is down.
+  let tallied: { kind: string; cells: ReturnType<QuotaTally> } | undefined
+  const tally = (allowed: boolean) => {
+    const kind = deps.quota!.store.kind
+    if (tallied?.kind !== kind) tallied = { kind, cells: deps.quotaTally!(kind) }
+    ;(allowed ? tallied.cells.admitted : tallied.cells.refused).value++
+  }
 
   /** What follows the quota's decision (undefined: not counted). */
   const decide = (
@@ -94,7 +107,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
   ): Admission => {
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
-    if (decision !== undefined) deps.onQuotaDecision?.(decision.allowed)
+    if (decision !== undefined && deps.quotaTally !== undefined) tally(decision.allowed)
     if (decision !== undefined && quotaDecided.hasSubscribers)
       quotaDecided.publish({ request: req, allowed: decision.allowed })
     if (decision !== undefined && !decision.allowed) {
@@ -238,4 +251,67 @@ function decodable(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/*
+ * The quota's fields:
+ * The IETF rate-limit header fields (draft-ietf-httpapi-ratelimit-headers-10) that describe the
+ * quota on every counted response: `RateLimit-Policy` (the quota) and `RateLimit` (what remains).
+ */
+
+const POLICY_NAME = 'default'
+
+/** "0" to "999", and the same padded to three digits ("000" to "999"). */
+const SMALL = Array.from({ length: 1000 }, (_, n) => String(n))
+const PADDED = SMALL.map((digits) => digits.padStart(3, '0'))
+
+/**
+ * The decimal digits of a count (a non-negative integer), written from three-digit groups taken from
+ * a table. Why not `String(n)`: V8 keeps every number it converts in its number-to-string cache, so
+ * with a large quota (the counts then run through millions of values) each response put a new string
+ * in that cache, which outlived the young generation: about 25 bytes promoted to the old generation
+ * per request, and major collections under steady load. From the table nothing is cached, and the
+ * strings die young.
+ */
+export function decimalText(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) return String(n) // not a count: as JavaScript writes it
+  return n < 1000 ? SMALL[n]! : decimalText(Math.floor(n / 1000)) + PADDED[n % 1000]!
+}
+
+export type RateLimitFields = {
+  /** `"default";q=120;w=60`: the quota's name, its size and its window in seconds (structured fields). */
+  readonly policy: string
+  /** `"default";r=117;t=42`: what remains after a decision and in how many seconds a place frees up. */
+  remaining(decision: Decision): string
+}
+
+export function rateLimitFields(quota: Quota): RateLimitFields {
+  return {
+    policy: `"${POLICY_NAME}";q=${quota.limit};w=${Math.round(quota.windowMs / 1000)}`,
+    remaining: (decision) =>
+      `"${POLICY_NAME}";r=${decimalText(decision.remaining)};t=${decimalText(decision.resetSeconds)}`,
+  }
+}
+
+/**
+ * Whether the raw query names `po_live` at all. Deliberately forgiving (never throws): the redirect
+ * reads nothing else, and a malformed query is reported on the live read, not before it.
+ */
+const PO_LIVE_NAME = /(?:^|&)po_live(?:[=&]|$)/
+
+export function mentionsPoLive(query: string | undefined): boolean {
+  if (query === undefined) return false
+  // The usual spelling, found without splitting (this runs on every API request).
+  if (PO_LIVE_NAME.test(query)) return true
+  // A percent-encoded name ("po%5Flive") still counts, as the live read will decode it.
+  if (!query.includes('%')) return false
+  return query.split('&').some((part) => {
+    const rawName = part.split('=', 1)[0]!
+    if (rawName === 'po_live') return true
+    try {
+      return decodeURIComponent(rawName.replaceAll('+', ' ')) === 'po_live'
+    } catch {
+      return false
+    }
+  })
 }

@@ -23,23 +23,25 @@ import { PACKAGE_VERSION } from '../core/version.js'
 import { clientErrorHandler } from './client-errors.js'
 import type { Connections, DrainOptions } from './connections.js'
 import { registerErrorHandlers, sendError, toApiError } from './error-handler.js'
-import { completionLog, requestId } from './logging.js'
-import { createCompletions, type RequestObserver } from './completions.js'
-import { ApiAnswers } from './api-answers.js'
-import { clientAddresses } from './client-address.js'
-import { createFastPath } from './fast-path.js'
+import {
+  admittedFields,
+  completionLog,
+  createCompletions,
+  type CounterCell,
+  type RequestObserver,
+} from './respond.js'
+import { ApiAnswers, createFastPath } from './api-answers.js'
 import { createMountEntry } from './mount-entry.js'
 import type { CorsTable } from './cors.js'
 import type { McpDescription } from './discovery/identity.js'
-import { hostGuard } from './host-guard.js'
+import { clientAddresses, hostGuard, requestId } from './front-door.js'
 import { registerDiscovery } from './discovery/routes.js'
 import { hostedServerCardPath } from './discovery/server-card.js'
 import { checkNodeInternals } from './node-internals.js'
 import { registerAdmission } from './apply-admission.js'
-import { admissionOf, createAdmission } from './admission.js'
+import { admissionOf, createAdmission, type QuotaTally } from './admission.js'
 import { routeTable, type HttpMount, type RouteTable } from './route-table.js'
 import { MAX_ID_LENGTH } from './live-read-routes.js'
-import { rateLimitFields } from './rate-limit-fields.js'
 import { catalogueRoutes } from './routes/catalogue.js'
 import { changesRoutes } from './routes/changes.js'
 import { changesAtomRoutes } from './routes/changes-atom.js'
@@ -92,7 +94,7 @@ export type HttpAppDeps = {
      * and for an operator who wants to rule the fast path out.
      */
     fastPath?: boolean
-    /** The address listened on (HOST) and the further hosts answered for: the DNS-rebinding guard (host-guard.ts). */
+    /** The address listened on (HOST) and the further hosts answered for: the DNS-rebinding guard (front-door.ts). */
     listenAddress?: string
     allowedHosts?: readonly string[]
   }
@@ -102,10 +104,10 @@ export type HttpAppDeps = {
   metrics: MetricsExposition
   /** Told of every request refused by the quota. */
   onQuotaRefused: () => void
-  /** Told of every decision of the quota, admitted or refused (for metrics). */
-  onQuotaDecision?: (allowed: boolean) => void
-  /** Told of every answer the fast path sends (for metrics). */
-  onFastAnswer?: () => void
+  /** The tallies of the quota's decisions by the kind of store that decided (for metrics). */
+  quotaTally?: QuotaTally
+  /** The tally of the answers the fast path sends (for metrics). */
+  fastAnswers?: CounterCell
   /** Told of every answered request, whoever answered it (the request metrics). */
   onRequestCompleted?: RequestObserver
   /** Where client faults are reported (requests the HTTP parser refused): a low-level, rate-limited log. */
@@ -165,14 +167,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
           records: deps.records,
           answers,
           cors: cors.policyFor(API_PREFIX),
-          quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
-          onAnswer: deps.onFastAnswer,
+          answered: deps.fastAnswers,
           completions,
         })
-  const mounts = createMountEntry({
-    quotaPolicy: deps.quota === undefined ? undefined : rateLimitFields(deps.quota).policy,
-    completions,
-  })
+  const mounts = createMountEntry({ completions })
   const admit = createAdmission({
     routes,
     quota: deps.quota,
@@ -189,7 +187,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
             allowedHosts: deps.settings.allowedHosts,
           }),
     onQuotaRefused: deps.onQuotaRefused,
-    onQuotaDecision: deps.onQuotaDecision,
+    quotaTally: deps.quotaTally,
     onFault: (err, reqId) => deps.logger.error({ err, reqId }, 'admission failed'),
   })
   const server = httpServerParts({
@@ -199,7 +197,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     mounts,
     fastPath,
     timeouts,
-    admit: () => admit,
+    admit,
     completions,
   })
   const app: FastifyInstance = Fastify({
@@ -238,11 +236,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
     frameworkErrors: (err, req, reply) => {
       // Answered before routing, so no onResponse hook: reported here, by the path's template.
       completions.whenFinished(req.raw, reply.raw, completions.routeOfPath(req.url.split('?', 1)[0]!), req.id)
-      reply.headers(cors.policyFor(req.url).response).header('x-request-id', req.id)
       // Admitted before the router failed: a counted request carries the quota's fields.
       const quota = admissionOf(req.raw)?.quota
-      if (quota !== undefined)
-        reply.header('ratelimit-policy', quota.policy).header('ratelimit', quota.remaining)
+      reply.headers(cors.policyFor(req.url).response).headers(admittedFields({ id: req.id, quota }))
       void sendError(reply, routerRefusal(err, req.url))
     },
   })

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { admissionOf, type Admission } from './admission.js'
 import { PREFLIGHT_CACHE_CONTROL } from './cors.js'
 import { sendAnswer } from './conditional.js'
+import { admittedFields } from './respond.js'
 
 export function registerAdmission(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
@@ -16,11 +17,7 @@ export function registerAdmission(app: FastifyInstance): void {
       void reply.headers(admission.cors.response)
       const outcome = admission.outcome
       if (outcome?.kind === 'preflight') return void sendPreflight(reply, admission)
-      void reply.header('x-request-id', admission.id)
-      if (admission.quota !== undefined)
-        void reply
-          .header('ratelimit-policy', admission.quota.policy)
-          .header('ratelimit', admission.quota.remaining)
+      void reply.headers(admittedFields(admission))
       if (outcome === undefined) return done()
       if (outcome.kind === 'refusal') return done(outcome.error)
       void sendAnswer(reply, outcome.answer)

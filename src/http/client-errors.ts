@@ -7,10 +7,9 @@
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { API_PREFIX } from '../core/api/schemas.js'
-import { UNMATCHED_ROUTE, type Completions } from './completions.js'
+import { UNMATCHED_ROUTE, errorAnswer, rawAnswer, type Completions } from './respond.js'
 import type { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
-import { errorAnswer, rawAnswer } from './raw-answers.js'
 import { HttpRefusal } from './status.js'
 import { encodeRawTarget, replayOnInjectedConnection } from './utf8-target.js'
 

@@ -3,7 +3,8 @@
  * sends the same Answer itself).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Answer, Conditions } from './api-answers.js'
+import type { Conditions } from './api-answers.js'
+import type { Answer } from './respond.js'
 
 /** The request header fields an answer depends on. */
 export function conditionsOf(req: FastifyRequest): Conditions {

@@ -6,8 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, toErrorBody } from '../core/errors.js'
-import { MisaddressedRequest } from './host-guard.js'
-import { HttpRefusal, statusOf } from './status.js'
+import { HttpRefusal, MisaddressedRequest, statusOf } from './status.js'
 
 /**
  * Renders a refusal in a mount's own format (mount-entry.ts, and the front door's refusals on a
@@ -46,7 +45,7 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.code === 'method_not_allowed' && err instanceof MethodRefusal) reply.header('allow', err.allow)
   // A 304/200's validators must not stick to an error.
   reply.removeHeader('etag')
-  // The DNS-rebinding guard's refusal is for the script that tried, never a page (host-guard.ts).
+  // The DNS-rebinding guard's refusal is for the script that tried, never a page (front-door.ts).
   const page = err instanceof MisaddressedRequest ? undefined : reply.request.routeOptions.config?.errorPage
   if (page !== undefined) {
     return reply

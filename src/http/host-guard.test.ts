@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { hostGuard, isLoopbackListenAddress } from './host-guard.js'
+import { hostGuard, isLoopbackListenAddress } from './front-door.js'
 import { ERROR_EXAMPLES } from './openapi-examples.js'
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage

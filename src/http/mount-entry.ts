@@ -9,23 +9,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/errors.js'
 import type { Admission } from './admission.js'
-import { answerWriter } from './answer-writer.js'
-import type { Completions } from './completions.js'
+import { admittedFields, answerWriter, writeRefusal, type Completions } from './respond.js'
 import { PREFLIGHT_CACHE_CONTROL, type PreparedCors } from './cors.js'
 import { mountReplyFields } from './mount-reply.js'
 import type { Mount } from './route-table.js'
-import { errorAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
 
 export type MountEntryDeps = {
-  /** The quota's RateLimit-Policy value, when a quota is enforced. */
-  quotaPolicy: string | undefined
   /** Where each answer is reported (log and metrics); a mount's path is its route. */
   completions: Completions
 }
 
 export type MountEntry = {
-  /** Answers `req` and returns true when its path is a mount's; returns false without touching it otherwise. */
-  serve(req: IncomingMessage, res: ServerResponse, admission: Admission): boolean
+  /** Answers `req`, admitted to the address of `mount` (the admission's route, route-table.ts). */
+  serve(req: IncomingMessage, res: ServerResponse, admission: Admission, mount: Mount): void
 }
 
 export function createMountEntry(deps: MountEntryDeps): MountEntry {
@@ -34,15 +30,9 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
   const served = new Map<Mount, Served>()
   const servedOf = (mount: Mount, cors: PreparedCors): Served => {
     let entry = served.get(mount)
-    if (entry === undefined)
-      served.set(mount, (entry = { ...mount, cors, writeReply: answerWriter(cors, deps.quotaPolicy) }))
+    if (entry === undefined) served.set(mount, (entry = { ...mount, cors, writeReply: answerWriter(cors) }))
     return entry
   }
-
-  const quotaFields = (admission: Admission): Record<string, string> =>
-    admission.quota === undefined
-      ? {}
-      : { 'ratelimit-policy': admission.quota.policy, ratelimit: admission.quota.remaining }
 
   /** A refusal the admission decided, in the mount's error body (the contract's if it cannot render one). */
   const refuse = (
@@ -50,47 +40,33 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
     res: ServerResponse,
     mount: Served,
     admission: Admission,
-    err: ApiError,
-  ) => {
-    const write = (body?: object) =>
-      writeErrorAnswer(
-        res,
-        errorAnswer(err, mount.cors, body, { 'x-request-id': admission.id, ...quotaFields(admission) }),
-        req.method === 'HEAD',
-      )
-    // Nothing has read the body yet: the renderer may (MCP echoes the JSON-RPC id).
-    void renderErrorBody(err, mount.errorBody, req).then(write, () => write())
-  }
+    error: ApiError,
+  ) =>
+    writeRefusal(res, {
+      error,
+      cors: mount.cors,
+      admitted: admission,
+      render: mount.errorBody,
+      req,
+      head: req.method === 'HEAD',
+    })
 
   const answer = (req: IncomingMessage, res: ServerResponse, mount: Served, admission: Admission) => {
-    const { id } = admission
     void mount.answer(req).then((answered) => {
       if (res.destroyed) return // the client left while its body was read
       if ('reply' in answered) {
         const { reply } = answered
-        return mount.writeReply(
-          req,
-          res,
-          reply.status,
-          mountReplyFields(reply),
-          reply.body,
-          id,
-          admission.quota?.remaining,
-        )
+        return mount.writeReply(res, reply.status, mountReplyFields(reply), reply.body, admission)
       }
       // The handler writes its own response (a stream of events), after the admission's fields.
       for (const [name, value] of Object.entries(mount.cors.response)) res.setHeader(name, value)
-      res.setHeader('x-request-id', id)
-      for (const [name, value] of Object.entries(quotaFields(admission))) res.setHeader(name, value)
+      for (const [name, value] of Object.entries(admittedFields(admission))) res.setHeader(name, value)
       return answered.write(res)
     })
   }
 
   return {
-    serve(req, res, admission) {
-      // The admission read the route (route-table.ts): a mount answers its exact address only.
-      const answeredBy = admission.route?.mount
-      if (answeredBy === undefined) return false
+    serve(req, res, admission, answeredBy) {
       const mount = servedOf(answeredBy, admission.cors)
       deps.completions.whenFinished(req, res, mount.path, admission.id)
       const outcome = admission.outcome
@@ -105,7 +81,6 @@ export function createMountEntry(deps: MountEntryDeps): MountEntry {
       } else if (outcome.kind === 'refusal') refuse(req, res, mount, admission, outcome.error)
       // The live-read redirect is the API's: decided for a mount, it would be a bug.
       else refuse(req, res, mount, admission, new ApiError('internal_error', 'Internal server error'))
-      return true
     },
   }
 }

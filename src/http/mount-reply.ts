@@ -1,10 +1,10 @@
 /**
  * What a plain handler mounted next to the API (MCP) may answer: a reply read whole, which the mount
  * entry (mount-entry.ts) sends after the admission's fields with the same writer as the API's
- * answers (answer-writer.ts), or a handler that writes its own response.
+ * answers (respond.ts), or a handler that writes its own response.
  */
 import type { ServerResponse } from 'node:http'
-import { fieldsOf, type Fields } from './answer-writer.js'
+import { fieldsOf, type Fields } from './respond.js'
 
 /** A mount's reply, ready to send: its status, own fields (Content-Length aside) and body pieces. */
 export type MountReply = {

@@ -14,7 +14,7 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { Duplex } from 'node:stream'
+import { injectConnection } from './injected-connection.js'
 
 type MarkedSocket = Socket & { _paused?: unknown }
 
@@ -44,9 +44,10 @@ export async function checkNodeInternals(
       server.close()
       resolve(typeof mark === 'boolean')
     })
-    const connection = new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() })
-    server.emit('connection', connection)
-    connection.push('GET / HTTP/1.1\r\nHost: check\r\n\r\n')
+    injectConnection(server, {
+      bytes: 'GET / HTTP/1.1\r\nHost: check\r\n\r\n',
+      write: (_chunk, done) => done(),
+    })
     setTimeout(() => resolve(false), 1_000).unref()
   })
   reading = marked ? 'node-mark' : 'writable-need-drain'

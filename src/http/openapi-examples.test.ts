@@ -13,7 +13,7 @@ import {
   SEARCH_EXAMPLE,
   SEARCH_NO_MATCH_EXAMPLE,
 } from './openapi-examples.js'
-import { fragmentRefusal } from './target.js'
+import { fragmentRefusal } from './front-door.js'
 
 const sample = JSON.parse(readFileSync(new URL('../../data/records.json', import.meta.url), 'utf8')) as {
   records: unknown[]

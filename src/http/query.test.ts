@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isUnderPath, mentionsPoLive, parseQuery } from './query.js'
+import { mentionsPoLive } from './admission.js'
+import { isUnderPath, parseQuery } from './query.js'
 
 describe('mentionsPoLive', () => {
   it.each([

@@ -48,26 +48,3 @@ export function parseQuery(query: string | undefined): QueryPairs {
   }
   return pairs
 }
-
-/**
- * Whether the raw query names `po_live` at all. Deliberately forgiving (never throws): the redirect
- * reads nothing else, and a malformed query is reported on the live read, not before it.
- */
-const PO_LIVE_NAME = /(?:^|&)po_live(?:[=&]|$)/
-
-export function mentionsPoLive(query: string | undefined): boolean {
-  if (query === undefined) return false
-  // The usual spelling, found without splitting (this runs on every API request).
-  if (PO_LIVE_NAME.test(query)) return true
-  // A percent-encoded name ("po%5Flive") still counts, as the live read will decode it.
-  if (!query.includes('%')) return false
-  return query.split('&').some((part) => {
-    const rawName = part.split('=', 1)[0]!
-    if (rawName === 'po_live') return true
-    try {
-      return decodeURIComponent(rawName.replaceAll('+', ' ')) === 'po_live'
-    } catch {
-      return false
-    }
-  })
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Quota } from '../core/quota/quota.js'
 import { MemoryRateLimitStore } from '../core/quota/memory-store.js'
-import { decimalText, rateLimitFields } from './rate-limit-fields.js'
+import { decimalText, rateLimitFields } from './admission.js'
 
 describe('decimalText', () => {
   it('writes counts as String does, across the group boundaries', () => {

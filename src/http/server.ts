@@ -7,14 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
-import { UNMATCHED_ROUTE } from './completions.js'
+import { UNMATCHED_ROUTE, errorAnswer, rawAnswer, writeRefusal } from './respond.js'
 import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
 import { MethodRefusal } from './error-handler.js'
-import { frontDoor, type FrontDoorOptions, type RequestListener } from './front-door.js'
-import { errorAnswer, rawAnswer, renderErrorBody, writeErrorAnswer } from './raw-answers.js'
+import { frontDoor, normaliseTarget, type FrontDoorOptions, type RequestListener } from './front-door.js'
 import { HttpRefusal } from './status.js'
-import { normaliseTarget } from './target.js'
 
 /**
  * Bounds on slow, idle or stalled clients. Node checks the first two only every `checkEveryMs`
@@ -51,22 +49,20 @@ export function httpServerParts(
     server: () => server!,
     connections: () => connections!,
     factory(handler) {
-      server = createServer(
-        {
-          // Answered by the front door with the error body, not by Node with a bare 400.
-          requireHostHeader: false,
-          headersTimeout: timeouts.headersMs,
-          requestTimeout: timeouts.requestMs,
-          keepAliveTimeout: timeouts.keepAliveMs,
-          connectionsCheckingInterval: timeouts.checkEveryMs,
-        },
-        frontDoor({ ...options, connections: parts.connections }, handler),
-      )
+      server = createServer({
+        // Answered by the front door with the error body, not by Node with a bare 400.
+        requireHostHeader: false,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: timeouts.checkEveryMs,
+      })
       server.setTimeout(timeouts.stallMs)
       // Nothing moved on the connection for stallMs (a client that stopped reading its answers, or
       // sending its body): close it. Listening here means Node leaves the decision to us.
       server.on('timeout', (socket: Socket) => socket.destroy())
       connections = new Connections(server)
+      server.on('request', frontDoor({ ...options, connections }, handler))
       server.on('checkExpectation', (req: IncomingMessage, res) => {
         connections!.schedule(req, res, () => {
           const path = normaliseTarget(req.url ?? '')?.path ?? '/'
@@ -76,15 +72,13 @@ export function httpServerParts(
             417,
             `Expectation "${String(req.headers.expect).slice(0, 60)}" is not supported (only 100-continue is)`,
           )
-          const write = (body?: object) =>
-            writeErrorAnswer(
-              res,
-              errorAnswer(err, options.cors.policyFor(path), body, { 'x-request-id': id }),
-            )
-          const render = options.errorBodyFor(path)
-          if (render === undefined) return write()
           // No request for the renderer: the client sends no body until its expectation is met.
-          void renderErrorBody(err, render).then(write, () => write())
+          writeRefusal(res, {
+            error: err,
+            cors: options.cors.policyFor(path),
+            admitted: { id },
+            render: options.errorBodyFor(path),
+          })
         })
       })
       // Node answers `Expect: 100-continue` itself, at parse time; for a request pipelined behind

@@ -32,3 +32,14 @@ export class HttpRefusal extends ApiError {
 
 export const statusOf = (err: ApiError): number =>
   err instanceof HttpRefusal ? err.status : STATUS_BY_CODE[err.code]
+
+/**
+ * The DNS-rebinding guard's refusal (front-door.ts): the request is understood, and refused for who
+ * it claims to address. Answered in the contract's JSON error body on every path, pages included: no
+ * person is meant to read it, only the script of the page that tried.
+ */
+export class MisaddressedRequest extends HttpRefusal {
+  constructor(message: string) {
+    super(403, message)
+  }
+}

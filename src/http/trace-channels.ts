@@ -7,7 +7,7 @@
 import { channel } from 'node:diagnostics_channel'
 import type { IncomingMessage } from 'node:http'
 
-/** An answered request, with its route label (completions.ts) and the status sent. */
+/** An answered request, with its route label (respond.ts) and the status sent. */
 export type RequestCompletedMessage = { request: IncomingMessage; route: string; status: number }
 /** A quota decision on a counted request (admission.ts). */
 export type QuotaDecidedMessage = { request: IncomingMessage; allowed: boolean }

@@ -5,14 +5,14 @@
  *
  * So when the parser refuses a request for that reason, and the target's raw bytes are valid UTF-8
  * (nothing else wrong: no control characters, no spaces), the request is read again with those
- * bytes percent-encoded, through a connection injected into the same server (`server.emit('connection',
- * duplex)`, which Node documents for this purpose): the answer is exactly what the encoded URL gets,
+ * bytes percent-encoded, through a connection injected into the same server (injected-connection.ts):
+ * the answer is exactly what the encoded URL gets,
  * quota and all. The connection closes after that answer. Only such requests pay for this; the
  * parser handles every other request natively.
  */
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { Duplex } from 'node:stream'
+import { injectConnection } from './injected-connection.js'
 
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) (HTTP\/1\.[01])\r\n/
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
@@ -52,29 +52,12 @@ export function encodeRawTarget(packet: Buffer): Buffer | undefined {
  * it afterwards. The injected connection carries the client's address, so it counts in the client's quota.
  */
 export function replayOnInjectedConnection(server: Server, socket: Socket, head: Buffer): void {
-  let sent = false
-  const injected = new Duplex({
-    read() {
-      if (sent) return
-      sent = true
-      this.push(head)
-    },
-    write(chunk: Buffer, _encoding, callback) {
-      socket.write(chunk, callback)
-    },
-    final(callback) {
-      socket.end()
-      callback()
-    },
-  })
-  Object.defineProperties(injected, {
-    remoteAddress: { value: socket.remoteAddress },
-    remotePort: { value: socket.remotePort },
-    remoteFamily: { value: socket.remoteFamily },
-    // Fastify and the request log read these; the injected side is never encrypted.
-    encrypted: { value: false },
+  const injected = injectConnection(server, {
+    bytes: head,
+    remote: { address: socket.remoteAddress, port: socket.remotePort, family: socket.remoteFamily },
+    write: (chunk, done) => void socket.write(chunk, done),
+    end: () => socket.end(),
   })
   socket.on('close', () => injected.destroy())
   injected.on('error', () => socket.destroy())
-  server.emit('connection', injected)
 }

@@ -163,11 +163,8 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
 
   /** `called` is filled when the request is a tools/call (and the metrics listen): its tool and message. */
   const respond = async (req: IncomingMessage, called: ToolCalled): Promise<Response | RawReply> => {
-    // A stateless server has no session to stream on or to end (MCP spec, Streamable HTTP).
-    if (req.method !== 'POST')
-      return jsonRpcError(405, 'Method not allowed: this stateless MCP endpoint takes POST only.', null, {
-        allow: 'POST, OPTIONS',
-      })
+    // Only a POST gets here: the admission refuses any other method with the mount's 405 (the route
+    // table gives the endpoint POST alone: a stateless server has no session to stream on or to end).
     const body = await readBody(req, MAX_BODY_BYTES)
     if (body === 'too large')
       return jsonRpcError(

@@ -84,11 +84,8 @@ export function createMetrics() {
     registry,
     /** Counts one answered request (the HTTP adapter's RequestObserver). */
     requestCompleted: requests.observe,
-    /** Counts one quota decision; `storeKind` is the store's kind when it decided (RateLimitStore.kind). */
-    quotaDecision(allowed: boolean, storeKind: string): void {
-      const cells = decisionCellsOf(storeKind)
-      ;(allowed ? cells.admitted : cells.refused).value++
-    },
+    /** The cells counting quota decisions by the store's kind when it decided (RateLimitStore.kind). */
+    quotaDecisionCells: decisionCellsOf,
     /** Makes the decision series of a quota store exist (at 0) before its first decision; with Redis, the fallback's too. */
     quotaStores(kind: string): void {
       decisionCellsOf(kind)
@@ -147,11 +144,13 @@ export function createMetrics() {
       help: 'MCP tools/call answers sent from an earlier identical call of the same snapshot (the SDK answered it first).',
       registers: [registry],
     }),
-    fastPathAnswers: new Counter({
+    /** Counted by the fast path itself (http/api-answers.ts), read at each scrape. */
+    fastPathAnswers: new TalliedCounter({
       name: `${PREFIX}fast_path_answers_total`,
       help: 'Answers sent from prepared bodies by the fast path in front of the framework (records, searches answered before, catalogue, 304, 307, 429).',
+      labelNames: [],
       registers: [registry],
-    }),
+    }).cell({}),
     quotaFallbacks: new Counter({
       name: `${PREFIX}quota_store_fallbacks_total`,
       help: 'Times the shared quota store (Redis) failed and this process switched to its in-memory window.',

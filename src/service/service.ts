@@ -190,11 +190,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       quota,
       metrics: metrics.exposition,
       onQuotaRefused: () => metrics.quotaRefused.inc(),
-      // The store's kind is read at each decision: a Redis store reports its fallback while Redis is down.
-      onQuotaDecision:
-        quota === undefined ? undefined : (allowed) => metrics.quotaDecision(allowed, quota.store.kind),
+      quotaTally: metrics.quotaDecisionCells,
       onRequestCompleted: metrics.requestCompleted,
-      onFastAnswer: () => metrics.fastPathAnswers.inc(),
+      fastAnswers: metrics.fastPathAnswers,
       onClientFault: clientFault,
       mcp: describeMcp(mcp),
       mounts: [

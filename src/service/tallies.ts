@@ -3,9 +3,13 @@
  * prom-client only when /metrics is scraped. prom-client's labelled `inc()` and `observe()` build a
  * key string from the labels and check them at every call: about 1 µs each on the bench machine
  * (2026-12-01), against some 18 µs of CPU for a whole fast-path answer. A series kept here is an
- * object the caller holds: counting is an increment, observing a bucket search over a few bounds.
+ * object the caller holds: counting is an increment, observing a bucket search over a few bounds
+ * (the series themselves are the HTTP adapter's, http/respond.ts, where most are counted).
  */
+
+export type { CounterCell }
 import { Counter, Histogram, type MetricType, type Registry } from 'prom-client'
+import { HistogramSeries, type CounterCell } from '../http/respond.js'
 
 type LabelValues<T extends string> = Partial<Record<T, string | number>>
 type Exposed<T extends string> = Awaited<ReturnType<Histogram<T>['get']>>
@@ -16,9 +20,6 @@ type Config<T extends string> = {
   labelNames: readonly T[]
   registers: Registry[]
 }
-
-/** One labelled series of a TalliedCounter: add to `value`. */
-export type CounterCell = { value: number }
 
 /** A prom-client Counter whose series are counted in cells and added to it at each scrape. */
 export class TalliedCounter<T extends string> {
@@ -45,27 +46,6 @@ export class TalliedCounter<T extends string> {
     const cell = { value: 0 }
     this.#cells.push({ labels, cell, reported: 0 })
     return cell
-  }
-}
-
-/** One labelled series of a TalliedHistogram. */
-export class HistogramSeries {
-  /** Observations per bucket: counts[i] ≤ bounds[i] (and above the one before); the last is +Inf. */
-  readonly counts: Float64Array
-  sum = 0
-  count = 0
-
-  constructor(private readonly bounds: readonly number[]) {
-    this.counts = new Float64Array(bounds.length + 1)
-  }
-
-  observe(value: number): void {
-    const bounds = this.bounds
-    let i = 0
-    while (i < bounds.length && value > bounds[i]!) i++ // Prometheus buckets are `le`: inclusive
-    this.counts[i]!++
-    this.sum += value
-    this.count++
   }
 }
 

@@ -48,7 +48,7 @@ import {
 import type { Config } from '../config.js'
 import type { Log } from '../core/log.js'
 import { limitRepeats } from '../core/log.js'
-import { UNMATCHED_ROUTE } from '../http/completions.js'
+import { UNMATCHED_ROUTE } from '../http/respond.js'
 import {
   QUOTA_DECIDED_CHANNEL,
   REQUEST_COMPLETED_CHANNEL,

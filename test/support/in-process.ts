@@ -1,13 +1,14 @@
 /**
  * The one in-process seam between a test and a service: a raw request handed to the service's HTTP
- * server on an in-memory connection (`server.emit('connection', duplex)`, Node's documented way to
- * give an HTTP server any stream). It goes through the front door, the admission and whatever
- * answers after them exactly as a request on a socket does, which `app.inject` does not (it calls
+ * server on an in-memory connection (src/http/injected-connection.ts, the server's own seam). It
+ * goes through the front door, the admission and whatever answers after them exactly as a request
+ * on a socket does, which `app.inject` does not (it calls
  * the framework's handler behind the front door). The answer is the bytes the server wrote, or those
  * bytes read back by Node's own HTTP client (chunked bodies, interim answers and all).
  */
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
 import { Duplex } from 'node:stream'
+import { injectConnection } from '../../src/http/injected-connection.js'
 
 /** What answers: a service, a Fastify app, anything with the HTTP server it listens with. */
 export type InProcessTarget = {
@@ -34,30 +35,16 @@ export async function exchange(
   await target.ready()
   return new Promise((resolve, reject) => {
     const received: Buffer[] = []
-    let sent = false
-    const connection = new Duplex({
-      read() {
-        if (sent) return
-        sent = true
-        this.push(bytes)
-      },
-      write(chunk: Buffer, _encoding, done) {
+    const connection = injectConnection(target.server, {
+      bytes,
+      remote: { address, port: 40_000, family: address.includes(':') ? 'IPv6' : 'IPv4' },
+      write(chunk, done) {
         received.push(chunk)
         done()
       },
-      final(done) {
-        done()
-        resolve(Buffer.concat(received))
-      },
-    })
-    Object.defineProperties(connection, {
-      remoteAddress: { value: address },
-      remotePort: { value: 40_000 },
-      remoteFamily: { value: address.includes(':') ? 'IPv6' : 'IPv4' },
-      encrypted: { value: false },
+      end: () => resolve(Buffer.concat(received)),
     })
     connection.on('error', reject)
-    target.server.emit('connection', connection)
   })
 }
 

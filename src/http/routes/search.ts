@@ -13,7 +13,7 @@ export function searchRoutes(app: FastifyInstance, ctx: ApiContext): void {
   app.get(`${API_PREFIX}/facts`, (req, reply) => {
     const live = beginLiveRead(ctx, req)
     // Keyed by the exact request target: only targets that validated once are ever stored.
-    let prepared = cache.get(live.index, req.url)
+    let prepared = ctx.answers.searchAnswer(live.index, req.raw)
     if (prepared === undefined) {
       const params = validateQuery(SearchParamsSchema, live.query)
       const answer = answerSearch(live.index, params, ctx.records.searchObserver)
