@@ -241,6 +241,11 @@ export type HostGuardSettings = {
 export type HostGuard = (req: IncomingMessage, checksOrigin: boolean) => MisaddressedRequest | undefined
 
 /** The guard of a service with these settings; undefined when it has none (not loopback-only, or ALLOWED_HOSTS=*). */
+/** What the guard concludes from a Host value: refused, or accepted as a loopback name or as a named host. */
+type HostVerdict = 'refused' | 'local' | 'named'
+/** Host values whose verdict is kept. */
+const HOST_VERDICTS_KEPT = 64
+
 export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
   if (!isLoopbackListenAddress(settings.listenAddress)) return undefined
   const listed = settings.allowedHosts ?? []
@@ -253,14 +258,30 @@ export function hostGuard(settings: HostGuardSettings): HostGuard | undefined {
     new MisaddressedRequest(
       `Header "${field}": ${JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)} names no host this service answers for: it listens on a loopback address and accepts ${allowedText} (the operator may list more in ALLOWED_HOSTS)`,
     )
+  // A Host value's verdict depends on that text alone, and reading it (ipaddr.js's parse and range,
+  // twice) was about 31 000 instructions of each request, a fifth of all the quota-off row ran
+  // (bench/instructions-pair.ts, docs/benchmarks.md). Clients send a handful of values: kept, at most
+  // HOST_VERDICTS_KEPT of them, forgotten all at once when full so that a client inventing values
+  // costs only what it cost before.
+  const verdicts = new Map<string, HostVerdict>()
+  const verdictOf = (host: string): HostVerdict => {
+    let verdict = verdicts.get(host)
+    if (verdict === undefined) {
+      const name = hostOfField(host)
+      verdict = name === undefined || !accepted(name) ? 'refused' : isLoopbackName(name) ? 'local' : 'named'
+      if (verdicts.size >= HOST_VERDICTS_KEPT) verdicts.clear()
+      verdicts.set(host, verdict)
+    }
+    return verdict
+  }
   return (req, checksOrigin) => {
     const host = req.headers.host
     let local = true
     // No Host at all (HTTP/1.0; HTTP/1.1 without one is refused before): it names no other host.
     if (host !== undefined) {
-      const name = hostOfField(host)
-      if (name === undefined || !accepted(name)) return refusal('Host', host)
-      local = isLoopbackName(name)
+      const verdict = verdictOf(host)
+      if (verdict === 'refused') return refusal('Host', host)
+      local = verdict === 'local'
     }
     const origin = req.headers.origin
     // Addressed to the public host, or to the public read-only API: any page may call it (CORS *).

@@ -109,6 +109,24 @@ describe('the DNS-rebinding guard', () => {
     expect(refused(g, { host: 'other.internal' })).toContain('app.internal, 192.0.2.10, 2001:db8::1')
   })
 
+  it('gives every Host value the same verdict whether it is kept, forgotten or new (the verdicts are kept per value)', () => {
+    const g = guard({ publicBaseUrl: 'https://records.example.org' })
+    const verdicts = () => ({
+      local: refused(g, { host: 'localhost:3000', origin: 'https://app.example' }),
+      named: refused(g, { host: 'records.example.org', origin: 'https://app.example' }),
+      other: refused(g, { host: 'evil.example' }),
+    })
+    const first = verdicts()
+    expect(first.local).toMatch(/^Header "Origin"/)
+    expect(first.named).toBeUndefined()
+    expect(first.other).toMatch(/^Header "Host"/)
+    // Far more values than are kept, each refused: the kept ones are forgotten, and read again the same.
+    for (let i = 0; i < 1_000; i++)
+      expect(refused(g, { host: `rebind-${i}.example` })).toMatch(/^Header "Host"/)
+    expect(verdicts()).toEqual(first)
+    expect(verdicts()).toEqual(first)
+  })
+
   it('shortens a long value in its message', () => {
     const message = refused(guard(), { host: 'a'.repeat(5_000) })!
     expect(message.length).toBeLessThan(400)
