@@ -28,15 +28,8 @@ export type SearchPage = {
   interpretation?: Interpretation
 }
 
-/** Search parameters as the index takes them. */
-export function toIndexQuery(input: {
-  q?: string
-  kind?: Kind
-  region?: 'france'
-  match?: MatchMode
-  limit: number
-  offset: number
-}): IndexQuery {
+/** Search parameters as the index takes them: only its own fields, `match` defaulted. */
+export function toIndexQuery(input: IndexQuery): IndexQuery {
   return {
     q: input.q,
     kind: input.kind,
