@@ -244,8 +244,8 @@ export class TextIndex {
  * The bits of the words searches of several words read most, to make with the snapshot: the most
  * frequent words held by at least one document in DENSE_SHARE and PREBUILT_MIN_DOCUMENTS, but for
  * the words a French query ignores (stop words and fillers), up to PREBUILT_BYTES (tests give
- * other bounds). Each is what a
- * search would build from the word's run (`DensePostings.fromRun`), so an answer cannot change.
+ * other bounds). Each is what a search would build from the word's run (`DensePostings.fromRun`),
+ * so an answer cannot change.
  */
 export function prebuiltDense(
   data: TextIndexData,
