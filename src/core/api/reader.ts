@@ -9,7 +9,7 @@ import type { Fact } from '../records/record.js'
 import type { RecordIndex } from '../search/record-index.js'
 import type { Catalogues } from './catalogue.js'
 import type { Catalogue, SearchEnvelope } from './schemas.js'
-import { answerSearch, searchEnvelope, type SearchInput } from './search.js'
+import { answerSearchInTurns, searchEnvelope, type SearchInput } from './search.js'
 
 export type { SearchInput } from './search.js'
 
@@ -47,7 +47,9 @@ export class LocalRecordReader implements RecordReader {
   ) {}
 
   async search(params: SearchInput): Promise<SearchEnvelope> {
-    return searchEnvelope(answerSearch(currentSnapshot(this.records), params, this.records.searchObserver))
+    return searchEnvelope(
+      await answerSearchInTurns(currentSnapshot(this.records), params, this.records.searchObserver),
+    )
   }
 
   async get(id: string): Promise<Fact | undefined> {

@@ -40,6 +40,11 @@ export class RecordIndex extends RecordStore {
     return this.#searcher.search(query)
   }
 
+  /** What this search would read cold, as steps to run one a turn before it (searcher.ts). */
+  readAhead(query: IndexQuery): (() => void)[] {
+    return this.#searcher.readAhead(query)
+  }
+
   /** The most postings a search built one word's bits from on this snapshot (text-index.ts; the scale tests read it). */
   get largestDenseDecode(): number {
     return this.#searcher.largestDenseDecode

@@ -9,7 +9,7 @@ import { loadAliases, type AliasTable } from './aliases.js'
 import { loadWordForms, type WordForms } from './forms.js'
 import type { IndexQuery, SearchPage } from './index-query.js'
 import type { IndexedRecord } from './indexed-record.js'
-import { interpretQuery, type Interpretation, type PlannedWord } from './interpret.js'
+import { interpretQuery, type Interpretation, type PlannedWord, type QueryPlan } from './interpret.js'
 import { Lexicon } from './lexicon.js'
 import {
   PREPARE_DEFAULTS,
@@ -55,6 +55,8 @@ export class Searcher {
   readonly #prepared: PreparedAnswers
   /** Indexed words as the records write them, found on first use. */
   readonly #displayed = new Map<number, string>()
+  /** The last query read, with its plan (`#interpret`). */
+  #lastPlan: { q: string; plan: QueryPlan } | undefined
 
   constructor(data: SnapshotData, records: SearchedRecords, vocabulary = bundledSearchVocabulary()) {
     this.#data = data
@@ -91,11 +93,7 @@ export class Searcher {
         interpretation,
       }
     }
-    const plan = interpretQuery(query.q, {
-      lexicon: this.#words,
-      aliases: this.#vocabulary.aliases,
-      display: (term) => this.#display(term),
-    })
+    const plan = this.#interpret(query.q)
     if (query.match === 'best') return this.#bestMatch(plan.words, plan.interpretation, query)
     const hits = this.#match(plan.words, query, false)
     const relaxed = hits.total === 0 ? this.#relaxed(plan.words, query) : plan.interpretation.relaxed
@@ -104,6 +102,39 @@ export class Searcher {
       results: hits.docs.map((doc) => this.#records.entry(doc)),
       interpretation: { ...plan.interpretation, relaxed },
     }
+  }
+
+  /**
+   * The reads of the index this search would make cold, as steps to run one a turn before it
+   * (text-index.ts, `readAhead`): a query of common words not yet read then holds the serving
+   * thread for one step at a time, not for all its words at once (issue 43, item 3). Empty when the
+   * search reads nothing new, so a query of kept words is answered at once.
+   */
+  readAhead(query: IndexQuery): (() => void)[] {
+    if (query.q === undefined || queryTokens(query.q).length === 0) return []
+    const words = this.#interpret(query.q).words
+    if (words.length === 0) return []
+    if (words.length === 1) {
+      const filter = filterKey(query.kind, query.region)
+      if (this.#prepared.find(words[0]!.group, query.offset, query.limit, false, filter) !== undefined)
+        return []
+    }
+    return this.#text.readAhead(
+      words.map((w) => w.group),
+      query.match === 'best',
+    )
+  }
+
+  /** The query read (interpret.ts); the last one is kept, as a read-ahead reads it just before its search. */
+  #interpret(q: string): QueryPlan {
+    if (this.#lastPlan?.q === q) return this.#lastPlan.plan
+    const plan = interpretQuery(q, {
+      lexicon: this.#words,
+      aliases: this.#vocabulary.aliases,
+      display: (term) => this.#display(term),
+    })
+    this.#lastPlan = { q, plan }
+    return plan
   }
 
   /**

@@ -59,6 +59,13 @@ const LARGEST_DECODED = 2 * 2 ** 20
 /** A word held by at least one document in DENSE_SHARE is read as bits by searches of several words. */
 const DENSE_SHARE = 16
 
+/**
+ * Postings a read-ahead step decodes at most, about: a step is one turn of the event loop, and a
+ * word of 200 000 documents takes 5–15 ms to read as bits at 1 000 000 records (a word larger than
+ * this is a step of its own).
+ */
+const READ_AHEAD_POSTINGS = 150_000
+
 /** The cache key of a term's postings as bits (term numbers are the keys of the decoded arrays). */
 const denseKey = (term: number) => -1 - term
 
@@ -79,6 +86,8 @@ export class TextIndex {
   readonly #prebuilt: Map<number, DensePostings>
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
+  /** The candidates' part of it: nothing is made until a search asks (candidate-space.ts). */
+  readonly #candidates: CandidateSpace
   readonly #postingsOf = (term: number): Postings =>
     (this.#decoded.get(term) as Postings | undefined) ?? this.#decode(term)
   /**
@@ -117,6 +126,7 @@ export class TextIndex {
   constructor(data: TextIndexData) {
     this.#data = data
     this.#termIds = new Map(data.terms.map((term, id) => [term, id]))
+    this.#candidates = new CandidateSpace(data.titleLength.length)
     const dense = data.dense
     this.#prebuilt = new Map(
       dense === undefined
@@ -150,6 +160,70 @@ export class TextIndex {
     const dense = DensePostings.fromRun(run, this.#stats.titleLength.length)
     this.#decoded.set(denseKey(term), dense)
     return dense
+  }
+
+  /**
+   * What a search of these groups would decode before it could answer, as steps of about
+   * READ_AHEAD_POSTINGS postings each, for a caller to run one a turn (searcher.ts, `readAhead`):
+   * reading a query's cold words is then spread over turns instead of holding the serving thread
+   * for all of them at once. Each step reads a word as the search will (`search`, `searchBest`), so
+   * the search finds it kept, and an answer cannot change. Empty when every word is kept already,
+   * or when the search reads its one group straight through (`#runOf`, a word too large to keep).
+   */
+  readAhead(groups: readonly TermGroup[], bestMatch = false): (() => void)[] {
+    const onlyGroup = groups.length === 1 && isFlatGroup(groups[0]!)
+    const steps: (() => void)[] = []
+    if (this.#scratch === undefined) steps.push(() => void this.#space())
+    if (!onlyGroup) steps.push(...this.#candidates.firstUseSteps(bestMatch))
+    const cold: number[] = []
+    const seen = new Set<number>()
+    for (const group of groups)
+      for (const option of group)
+        for (const slot of option.slots)
+          for (const { term } of slot) {
+            if (seen.has(term)) continue
+            seen.add(term)
+            if (onlyGroup ? this.#runIsCold(term) : this.#termIsCold(term)) cold.push(term)
+          }
+    let batch: number[] = []
+    let postings = 0
+    const close = () => {
+      const terms = batch
+      steps.push(() => {
+        for (const term of terms) void (onlyGroup ? this.#runOf(term) : this.#termPostingsOf(term))
+      })
+      batch = []
+      postings = 0
+    }
+    for (const term of cold) {
+      const count = this.#data.frequency[term]!
+      if (batch.length > 0 && postings + count > READ_AHEAD_POSTINGS) close()
+      batch.push(term)
+      postings += count
+    }
+    if (batch.length > 0) close()
+    return steps
+  }
+
+  /** The per-document space of the searches, made on first use. */
+  #space(): SearchScratch {
+    return (this.#scratch ??= {
+      group: new GroupScratch(this.#stats.titleLength.length),
+      candidates: this.#candidates,
+    })
+  }
+
+  /** Whether `#termPostingsOf(term)` would decode. */
+  #termIsCold(term: number): boolean {
+    const count = this.#data.frequency[term]!
+    if (count * DENSE_SHARE < this.#stats.titleLength.length) return !this.#decoded.has(term)
+    return !this.#prebuilt.has(term) && !this.#decoded.has(denseKey(term)) && !this.#decoded.has(term)
+  }
+
+  /** Whether `#runOf(term)` would decode (a word too large to keep is read from its bytes instead). */
+  #runIsCold(term: number): boolean {
+    const count = this.#data.frequency[term]!
+    return count * DECODED_POSTING_BYTES <= LARGEST_DECODED && !this.#decoded.has(term)
   }
 
   /** Distinct terms indexed. */
@@ -202,12 +276,7 @@ export class TextIndex {
    * the documents at [offset, offset+limit).
    */
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
-    const documentCount = this.#stats.titleLength.length
-    this.#scratch ??= {
-      group: new GroupScratch(documentCount),
-      candidates: new CandidateSpace(documentCount),
-    }
-    return matchGroups(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch, this.#runOf)
+    return matchGroups(this.#termPostingsOf, this.#stats, ranking, request, this.#space(), this.#runOf)
   }
 
   /**
@@ -221,22 +290,12 @@ export class TextIndex {
     size: number,
   ): AnswersByFilter<{ total: number; docs: number[] }> | undefined {
     if (!isFlatGroup(group)) return undefined
-    const documentCount = this.#stats.titleLength.length
-    this.#scratch ??= {
-      group: new GroupScratch(documentCount),
-      candidates: new CandidateSpace(documentCount),
-    }
-    return matchOneGroupByFilter(group, this.#runOf, this.#stats, ranking, columns, size, this.#scratch.group)
+    return matchOneGroupByFilter(group, this.#runOf, this.#stats, ranking, columns, size, this.#space().group)
   }
 
   /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
   searchBest(request: BestMatchRequest, ranking: Ranking): BestMatchAnswer {
-    const documentCount = this.#stats.titleLength.length
-    this.#scratch ??= {
-      group: new GroupScratch(documentCount),
-      candidates: new CandidateSpace(documentCount),
-    }
-    return matchBest(this.#termPostingsOf, this.#stats, ranking, request, this.#scratch.candidates)
+    return matchBest(this.#termPostingsOf, this.#stats, ranking, request, this.#space().candidates)
   }
 }
 
