@@ -28,8 +28,8 @@ type JsonRpcAnswer = {
   error?: { message?: string; data?: { supported?: unknown } }
 }
 
-/** One JSON-RPC request through the handler, as a client's POST /mcp would arrive. */
-async function ask(
+/** One JSON-RPC request through the handler, as a client's POST /mcp would arrive (mcp-warm-up.ts asks too). */
+export async function ask(
   handler: Pick<McpNodeHandler, 'answer'>,
   revision: string,
   method: string,

@@ -118,8 +118,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ])
     // While the first load runs in its worker: the search's evaluators run once on the bundled
     // sample (warm-up.ts), so that a client's first search of several words does not compile them.
-    const { warmSearch } = await import('../core/search/warm-up.js')
-    warmSearch()
+    const { sampleIndex, warmSearch } = await import('../core/search/warm-up.js')
+    const sample = sampleIndex()
+    warmSearch(sample)
     const records = followed.records
     // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
     const { describeMcp } = await import('./mcp-description.js')
@@ -172,6 +173,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
             },
     })
     resources.add(() => mcp.close())
+    // The tools' first call in a process, on the sample (mcp-warm-up.ts): not a client's to pay for.
+    const { warmMcpTools } = await import('./mcp-warm-up.js')
+    await warmMcpTools(sample, {
+      version: PACKAGE_VERSION,
+      recordPage: (r) => `${pagesBase}${recordPath(r.id)}`,
+      catalogues,
+      createHandler: createMcpNodeHandler,
+    }).then(
+      (failed) => {
+        if (failed.length > 0) logger.warn({ tools: failed }, 'mcp warm-up: some tools did not answer')
+      },
+      (err: Error) => logger.warn({ problem: err.message }, 'mcp warm-up failed'),
+    )
     const http = await buildHttpApp({
       records,
       changes: followed.changes,

@@ -50,10 +50,13 @@ export async function answerSearchInTurns(
   input: SearchInput,
   observe?: SearchObserver,
 ): Promise<SearchAnswer> {
-  for (const step of index.readAhead(toIndexQuery(input))) {
-    step()
+  // Reading the query is a turn of its own, each step another, and the search the last.
+  const steps = index.readAhead(toIndexQuery(input))
+  for (const step of steps) {
     await setImmediate()
+    step()
   }
+  if (steps.length > 0) await setImmediate()
   return answerSearch(index, input, observe)
 }
 
