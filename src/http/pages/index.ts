@@ -16,6 +16,7 @@ import type { RecordIndex } from '../../core/search/record-index.js'
 import type { LiveRecords } from '../../core/snapshots/live-records.js'
 import { isUnderPath, rawQuery } from '../query.js'
 import { ASSETS_ROOT, Assets, IMMUTABLE } from './assets.js'
+import type { NotFoundPage } from '../error-handler.js'
 import { renderErrorPage } from './errors.js'
 import { GUIDES, renderGuide, renderGuidePage } from './guide.js'
 import { renderHomePage } from './home.js'
@@ -49,7 +50,7 @@ export const PAGE_CONTENT_SECURITY_POLICY =
 /** What the app asks of the pages after registering them. */
 export type Pages = {
   /** The 404 page for an unknown path outside the API, when the client prefers HTML (a browser); undefined otherwise. */
-  notFoundPage(req: FastifyRequest, reply: FastifyReply): string | undefined
+  notFoundPage(req: FastifyRequest, reply: FastifyReply): NotFoundPage | undefined
 }
 
 export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
@@ -165,7 +166,10 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
       // Outside the pages' paths the headers table gave the JSON policy, which would block the page's stylesheet.
       reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
       const path = req.url.split('?', 1)[0]!.slice(0, 100)
-      return config.errorPage(new ApiError('not_found', `Aucune page à l’adresse ${path}.`), 404, req.url)
+      return {
+        error: new ApiError('not_found', `Aucune page à l’adresse ${path}.`),
+        render: config.errorPage,
+      }
     },
   }
 }
