@@ -43,8 +43,13 @@ export function sendError(
 export type NotFoundPage = { error: ApiError; render: ErrorPageRenderer }
 
 export type ErrorHandlerOptions = {
-  /** The page for an unknown path, when the client is a person's browser (it may set headers); undefined for the JSON body. */
-  notFoundPage?: (req: FastifyRequest, reply: FastifyReply) => NotFoundPage | undefined
+  /**
+   * The page for an unknown path, when the client is a person's browser, with the path's fields for
+   * a page (the route table's, in place of those of the JSON 404); undefined for the JSON body.
+   */
+  notFoundPage?: (
+    req: FastifyRequest,
+  ) => (NotFoundPage & { fields: Readonly<Record<string, string>> }) | undefined
 }
 
 export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
@@ -55,8 +60,8 @@ export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandle
     return sendError(reply, new ApiError('internal_error', 'Internal server error'))
   })
   app.setNotFoundHandler((req, reply) => {
-    const page = options.notFoundPage?.(req, reply)
-    if (page !== undefined) return sendError(reply, page.error, page.render)
+    const page = options.notFoundPage?.(req)
+    if (page !== undefined) return sendError(reply.headers(page.fields), page.error, page.render)
     const path = req.url.split('?', 1)[0]!
     return sendError(
       reply,
