@@ -2,7 +2,7 @@
  * What the in-memory quota adds to one request, measured in one process where the machine's load
  * falls on both sides alike: two services that differ only in the quota (off, and a limit no client
  * reaches, as the bench's in-memory row) are handed the same API requests on in-memory connections
- * (`server.emit('connection', duplex)`, through the front door, the admission and the fast path), in
+ * (src/http/injected-connection.ts, through the front door, the admission and the fast path), in
  * alternating rounds; each round's CPU time (process.cpuUsage) is divided by its requests. Prints the
  * median µs per request of each side and the median of the same-pair differences.
  *
@@ -13,9 +13,9 @@
  *   node --import tsx bench/quota-cost.ts [--rounds 41] [--requests 2000]
  */
 import { readFileSync } from 'node:fs'
-import { Duplex } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../src/config.js'
+import { injectConnection } from '../src/http/injected-connection.js'
 import { loadInProcess } from '../src/core/snapshots/load-snapshot.js'
 import { createService, type Service } from '../src/service/service.js'
 
@@ -26,25 +26,20 @@ const ROUNDS = Number(values.rounds)
 const PER_ROUND = Number(values.requests)
 const RECORDS = new URL('../data/records.json', import.meta.url).pathname
 
-/** The bytes `service` answers with, on an in-memory connection the request closes. */
+/** The bytes `service` answers with, on an in-memory connection the request closes (the server's own seam). */
 function exchange(service: Service, target: string, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const received: Buffer[] = []
-    const connection = new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, done) {
+    const fields = Object.entries({ host: 'localhost', connection: 'close', ...headers })
+    const connection = injectConnection(service.app.server, {
+      bytes: `GET ${target} HTTP/1.1\r\n${fields.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`,
+      write(chunk, done) {
         received.push(chunk)
         done()
       },
-      final(done) {
-        done()
-        resolve(Buffer.concat(received).toString('latin1'))
-      },
+      end: () => resolve(Buffer.concat(received).toString('latin1')),
     })
     connection.on('error', reject)
-    const fields = Object.entries({ host: 'localhost', connection: 'close', ...headers })
-    service.app.server.emit('connection', connection)
-    connection.push(`GET ${target} HTTP/1.1\r\n${fields.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`)
   })
 }
 

@@ -13,15 +13,13 @@ import type { IncomingMessage } from 'node:http'
 import { currentSnapshot } from '../core/api/reader.js'
 import { API_PREFIX } from '../core/api/schemas.js'
 import { ApiError } from '../core/errors.js'
-import type { Quota } from '../core/quota/quota.js'
-import type { Decision } from '../core/quota/store.js'
+import type { Decision, Quota } from '../core/quota/quota.js'
 import type { LiveRecords } from '../core/snapshots/live-records.js'
 import type { Answer, CounterCell } from './respond.js'
 import type { PreparedCors } from './cors.js'
-import { MethodRefusal } from './error-handler.js'
-import { HttpRefusal } from './status.js'
+import { HttpRefusal, MethodRefusal } from './status.js'
 import { quotaDecided } from './trace-channels.js'
-import type { Route, RouteTable } from './route-table.js'
+import type { Addressed, Route, RouteTable } from './route-table.js'
 
 /**
  * A request target as the front door normalised it (front-door.ts): `path` starts with "/", `query`
@@ -44,6 +42,11 @@ export type Admission = {
   /** The quota's fields (RateLimit-Policy, RateLimit), when the request was counted. */
   readonly quota?: { readonly policy: string; readonly remaining: string }
   readonly outcome?: Outcome
+  /**
+   * The fields of the site's 404 page at the path, as the route table gives them (route-table.ts):
+   * for the not-found handler, when a browser prefers a page to the JSON 404.
+   */
+  readonly notFoundPage?: PreparedCors
 }
 
 export type AdmissionDeps = {
@@ -101,10 +104,10 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     req: IncomingMessage,
     target: Target,
     id: string,
-    route: Route | undefined,
-    cors: PreparedCors,
+    addressed: Addressed,
     decision: Decision | undefined,
   ): Admission => {
+    const { route, cors, notFoundPage } = addressed
     const quota =
       decision === undefined ? undefined : { policy: fields!.policy, remaining: fields!.remaining(decision) }
     if (decision !== undefined && deps.quotaTally !== undefined) tally(decision.allowed)
@@ -161,7 +164,7 @@ export function createAdmission(deps: AdmissionDeps): Admit {
         return { id, route, cors, quota, outcome: { kind: 'refusal', error: err as ApiError } }
       }
     }
-    return quota === undefined ? { id, route, cors } : { id, route, cors, quota }
+    return quota === undefined ? { id, route, cors, notFoundPage } : { id, route, cors, quota, notFoundPage }
   }
 
   /** Whether the path's address does not take `method` (405): nothing is served, so nothing is counted. */
@@ -170,7 +173,8 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     route !== undefined && !deps.routes.allows(route, method) && decodable(path)
 
   const admit = (req: IncomingMessage, target: Target): Admission | Promise<Admission> => {
-    const { route, counted, cors } = deps.routes.lookup(target.path)
+    const addressed = deps.routes.lookup(target.path)
+    const { route, counted, cors } = addressed
     const id = deps.requestId(req)
     // A preflight is answered for any path (docs/contract.md "Methods": OPTIONS → 204), never counted;
     // but not for a page that must not drive this service (a rebinding page's preflight).
@@ -183,13 +187,13 @@ export function createAdmission(deps: AdmissionDeps): Admit {
     const quota = deps.quota
     // Every request to a counted address counts (docs/contract.md "Quota"), but one the path refuses (405).
     if (quota === undefined || !counted || refusesMethod(route, req.method ?? '', target.path))
-      return decide(req, target, id, route, cors, undefined)
+      return decide(req, target, id, addressed, undefined)
     const decision = quota.take(deps.clients.key(req))
     // The memory store answers synchronously: no promise on the hot path. The stores never reject
     // (a failing Redis falls back to memory).
     return decision instanceof Promise
-      ? decision.then((d) => decide(req, target, id, route, cors, d))
-      : decide(req, target, id, route, cors, decision)
+      ? decision.then((d) => decide(req, target, id, addressed, d))
+      : decide(req, target, id, addressed, decision)
   }
   const apiCors = deps.routes.corsFor(API_PREFIX)
   const unreadable = (req: IncomingMessage, error: ApiError): Admission | Promise<Admission> => {

@@ -266,7 +266,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<HttpApp> {
 
   // The pages register after the guards; the not-found handler asks them once they exist.
   const pages: { current?: Pages } = {}
-  registerErrorHandlers(app, { notFoundPage: (req, reply) => pages.current?.notFoundPage(req, reply) })
+  registerErrorHandlers(app, {
+    // Where the route table gives the path a 404 page (outside the API), with that page's fields.
+    notFoundPage: (req) => {
+      const fields = admissionOf(req.raw)?.notFoundPage?.response
+      if (fields === undefined) return undefined
+      const page = pages.current?.notFoundPage(req)
+      return page === undefined ? undefined : { ...page, fields }
+    },
+  })
   registerAdmission(app)
   const registered = registerFromTable(app, routes)
 

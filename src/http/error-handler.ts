@@ -1,33 +1,19 @@
 /**
- * One place where failures become responses: every error, whatever raised it, leaves with its status
- * and the body of the route it hit — the contract's `{"error":{"code","message"}}`, or an HTML page
- * on the pages (a mount answers its own refusals: mount-entry.ts). Internals are logged, never sent.
+ * The framework's error handlers: every error Fastify sees, whatever raised it, leaves with its
+ * status and the body of the route it hit — the contract's `{"error":{"code","message"}}`, or an HTML
+ * page on the pages — as the one renderer of error answers decides it (render-error.ts, which the
+ * writers outside the framework use too; a mount answers its own refusals: mount-entry.ts).
+ * Internals are logged, never sent.
  */
-import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, toErrorBody } from '../core/errors.js'
-import { HttpRefusal, MisaddressedRequest, statusOf } from './status.js'
-
-/**
- * Renders a refusal in a mount's own format (mount-entry.ts, and the front door's refusals on a
- * mount's path). `req` is the refused
- * request when its body has not been read by anyone: the renderer may read it (bounded) to echo what
- * identifies the request in its protocol, as MCP's JSON-RPC id. Without `req` it renders at once.
- */
-export type ErrorBodyRenderer = (
-  err: ApiError,
-  status: number,
-  req?: IncomingMessage,
-) => object | Promise<object>
-/** Renders a refusal as an HTML page, for the pages people open (set as route config `errorPage`); `target` is the request target. */
-type ErrorPageRenderer = (err: ApiError, status: number, target: string) => string
+import { ApiError } from '../core/errors.js'
+import { FIELDS_ERRORS_DROP, renderError, type ErrorPageRenderer } from './render-error.js'
+import { HttpRefusal } from './status.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route is a page for people: its errors are HTML pages (same status and Retry-After). */
     errorPage?: ErrorPageRenderer
-    /** The route only answers 405 (a method the path does not take): not counted in the quota. */
-    refusesMethod?: boolean
   }
 }
 
@@ -39,42 +25,31 @@ export function toApiError(err: unknown): ApiError | undefined {
   return new HttpRefusal(status, (err as Error).message)
 }
 
-export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
-  const status = statusOf(err)
-  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds))
-  if (err.code === 'method_not_allowed' && err instanceof MethodRefusal) reply.header('allow', err.allow)
-  // A 304/200's validators must not stick to an error.
-  reply.removeHeader('etag')
-  // The DNS-rebinding guard's refusal is for the script that tried, never a page (front-door.ts).
-  const page = err instanceof MisaddressedRequest ? undefined : reply.request.routeOptions.config?.errorPage
-  if (page !== undefined) {
-    return reply
-      .code(status)
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(page(err, status, reply.request.url))
-  }
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send(toErrorBody(err))
+/**
+ * Sends `err` through Fastify's reply, as renderError decides it: in the page `page` renders (the
+ * route's `errorPage` by default), or the contract's JSON body.
+ */
+export function sendError(
+  reply: FastifyReply,
+  err: ApiError,
+  page: ErrorPageRenderer | undefined = reply.request.routeOptions.config?.errorPage,
+): FastifyReply {
+  const answer = renderError(err, page === undefined ? undefined : { page, target: reply.request.url })
+  for (const name of FIELDS_ERRORS_DROP) reply.removeHeader(name)
+  return reply.code(answer.status).headers(answer.fields).send(answer.body)
 }
 
-/** A 405, with the methods the path does take (the `Allow` header). */
-export class MethodRefusal extends ApiError {
-  constructor(
-    method: string,
-    path: string,
-    readonly allow: string,
-  ) {
-    super('method_not_allowed', `Method ${method} is not allowed on ${path} (allowed: ${allow})`)
-  }
-}
+/** The site's 404 as a page: its error (in the page's words) and the page that renders it. */
+export type NotFoundPage = { error: ApiError; render: ErrorPageRenderer }
 
 export type ErrorHandlerOptions = {
-  /** The page for an unknown path, when the client is a person's browser (it may set headers); undefined for the JSON body. */
-  notFoundPage?: (req: FastifyRequest, reply: FastifyReply) => string | undefined
+  /**
+   * The page for an unknown path, when the client is a person's browser, with the path's fields for
+   * a page (the route table's, in place of those of the JSON 404); undefined for the JSON body.
+   */
+  notFoundPage?: (
+    req: FastifyRequest,
+  ) => (NotFoundPage & { fields: Readonly<Record<string, string>> }) | undefined
 }
 
 export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
@@ -85,9 +60,8 @@ export function registerErrorHandlers(app: FastifyInstance, options: ErrorHandle
     return sendError(reply, new ApiError('internal_error', 'Internal server error'))
   })
   app.setNotFoundHandler((req, reply) => {
-    const page = options.notFoundPage?.(req, reply)
-    if (page !== undefined)
-      return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page)
+    const page = options.notFoundPage?.(req)
+    if (page !== undefined) return sendError(reply.headers(page.fields), page.error, page.render)
     const path = req.url.split('?', 1)[0]!
     return sendError(
       reply,

@@ -2,9 +2,9 @@
  * A connection in memory handed to an HTTP server (`server.emit('connection', duplex)`, which Node
  * documents for giving an HTTP server any stream). It is the one such seam: the server's replay of a
  * target typed with raw UTF-8 (utf8-target.ts), its check of Node's internals at start
- * (node-internals.ts), and the requests of the tests and benches (test/support/in-process.ts), which
- * so go through the front door, the admission and whatever answers after them exactly as a request
- * on a socket does.
+ * (node-internals.ts), and the requests of the tests and benches (test/support/in-process.ts,
+ * bench/quota-cost.ts), which so go through the front door, the admission and whatever answers
+ * after them exactly as a request on a socket does.
  */
 import type { Server } from 'node:http'
 import { Duplex } from 'node:stream'

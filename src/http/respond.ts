@@ -11,9 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import type { Logger } from 'pino'
 import { API_PREFIX } from '../core/api/schemas.js'
-import { toErrorBody, type ApiError } from '../core/errors.js'
+import type { ApiError } from '../core/errors.js'
 import type { PreparedCors } from './cors.js'
-import { MethodRefusal, type ErrorBodyRenderer } from './error-handler.js'
+import { renderError, type ErrorBodyRenderer } from './render-error.js'
 import { statusOf } from './status.js'
 import { requestCompleted } from './trace-channels.js'
 
@@ -106,24 +106,19 @@ export function answerWriter(cors: PreparedCors): AnswerWriter {
 
 export type ErrorAnswer = { status: number; headers: Record<string, string>; body: Buffer }
 
-/** The answer to `err` on a path with these CORS headers; `rendered` is a mount's own error body, the contract's when absent. */
+/**
+ * The answer to `err` on a path with these CORS headers, as renderError (render-error.ts) decides it,
+ * framed for a writer outside the framework; `rendered` is a mount's own error body, the contract's
+ * when absent.
+ */
 export function errorAnswer(
   err: ApiError,
   cors: PreparedCors,
   rendered?: object,
   extra: Record<string, string> = {},
 ): ErrorAnswer {
-  const status = statusOf(err)
-  const body = Buffer.from(JSON.stringify(rendered ?? toErrorBody(err)))
-  const headers: Record<string, string> = {
-    ...cors.response,
-    ...extra,
-    'cache-control': 'no-store',
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(body.length),
-  }
-  if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.retryAfterSeconds)
-  if (err instanceof MethodRefusal) headers.allow = err.allow
+  const { status, fields, body } = renderError(err, rendered === undefined ? undefined : { rendered })
+  const headers = { ...cors.response, ...extra, ...fields, 'content-length': String(body.length) }
   return { status, headers, body }
 }
 

@@ -13,7 +13,9 @@
  * takes the counting and the CORS of the deepest address it lies under (`/api/v1/nope` is counted,
  * `/docs/x` carries the pages' policy), except that a mount answers only its own address: beneath
  * it (`/mcp/x`) is an unknown path of the site, counted as under the mount, with the API's CORS
- * and the site's 404 (docs/design.md "The route table").
+ * and the site's 404 (docs/design.md "The route table"). The site's 404 outside the API is a page
+ * for a browser that prefers one, and the table says its fields too: the CORS of the path, with the
+ * pages' Content-Security-Policy (a JSON answer's policy would block the page's stylesheet).
  */
 import { API_PREFIX } from '../core/api/schemas.js'
 import { CHANGES_PATH } from '../core/api/changes.js'
@@ -23,7 +25,7 @@ import { ROBOTS_PATH } from './discovery/robots-txt.js'
 import { SITEMAP_PARTS_ROOT } from './discovery/sitemap.js'
 import type { LiveReadRoute } from './live-read-routes.js'
 import type { IncomingMessage } from 'node:http'
-import type { ErrorBodyRenderer } from './error-handler.js'
+import type { ErrorBodyRenderer } from './render-error.js'
 import type { MountAnswer } from './mount-reply.js'
 import { ASSETS_ROOT } from './pages/assets.js'
 import { GUIDES } from './pages/guide.js'
@@ -167,10 +169,16 @@ export type Route = {
 }
 
 /** What the table says of one request path: its route, if one matches, and how it is counted and answered. */
-type Addressed = {
+export type Addressed = {
   readonly route?: Route
   readonly counted: boolean
   readonly cors: PreparedCors
+  /**
+   * The fields of the site's 404 page at the path, for a browser that prefers a page (pages/index.ts):
+   * its CORS with the pages' Content-Security-Policy. Undefined where a route matches, and under the
+   * API, whose 404 is JSON only.
+   */
+  readonly notFoundPage?: PreparedCors
 }
 
 export type RouteTable = {
@@ -218,10 +226,17 @@ function rootOf(url: string): string {
 }
 
 export function routeTable(options: RouteTableOptions): RouteTable {
-  const prepared = new Map<CorsName, PreparedCors>()
-  const corsOf = (name: CorsName) => {
-    let cors = prepared.get(name)
-    if (cors === undefined) prepared.set(name, (cors = prepareCors(POLICIES[name])))
+  const prepared = new Map<string, PreparedCors>()
+  /** A policy's fields, prepared once; `page`: with the pages' Content-Security-Policy (the site's 404 page). */
+  const corsOf = (name: CorsName, page = false) => {
+    const key = page ? `${name} page` : name
+    let cors = prepared.get(key)
+    if (cors === undefined) {
+      const policy = page
+        ? { ...POLICIES[name], contentSecurityPolicy: PAGE_CONTENT_SECURITY_POLICY }
+        : POLICIES[name]
+      prepared.set(key, (cors = prepareCors(policy)))
+    }
     return cors
   }
   const declared = [
@@ -259,7 +274,6 @@ export function routeTable(options: RouteTableOptions): RouteTable {
     urls.add(route.url)
   }
 
-  const api = corsOf('api')
   // Most requests name a fixed address: one map lookup. The few with parameters are tried in order.
   const exact = new Map<string, Addressed>()
   const patterns: { matches: (path: string) => boolean; addressed: Addressed }[] = []
@@ -268,14 +282,21 @@ export function routeTable(options: RouteTableOptions): RouteTable {
     if (/\/[:*]/.test(route.url)) patterns.push({ matches: matcherOf(route.url), addressed })
     else exact.set(route.url, addressed)
   }
-  // Beneath an address: its counting, and its CORS but a mount's (a mount answers its address only).
-  const roots = [...routes, ...declared.filter((d) => d.withMcp === true && !served).map(routeOf)]
-    .map((route) => ({
-      root: rootOf(route.url),
-      addressed: { counted: route.counted, cors: route.mount === undefined ? route.cors : api },
-    }))
+  // Beneath an address: its counting, and its CORS but a mount's (a mount answers its address only);
+  // outside the API, the site's 404 page with the same CORS.
+  const beneath = (root: string, counted: boolean, name: CorsName): Addressed => ({
+    counted,
+    cors: corsOf(name),
+    notFoundPage: isUnderPath(root, API_PREFIX) ? undefined : corsOf(name, true),
+  })
+  // Every address written, served or not (a server document without its MCP link is counted as written).
+  const roots = [
+    ...declared.map((d) => ({ root: rootOf(d.url), counted: d.counted, cors: d.cors })),
+    ...options.mounts.map((m) => ({ root: rootOf(m.path), counted: m.counted, cors: 'api' as const })),
+  ]
+    .map(({ root, counted, cors }) => ({ root, addressed: beneath(root, counted, cors) }))
     .sort((a, b) => b.root.length - a.root.length)
-  const nowhere: Addressed = { counted: false, cors: api }
+  const nowhere = beneath('/', false, 'api')
 
   const lookup = (path: string): Addressed => {
     const fixed = exact.get(path)

@@ -10,9 +10,8 @@ import { ApiError } from '../core/errors.js'
 import { UNMATCHED_ROUTE, errorAnswer, rawAnswer, writeRefusal } from './respond.js'
 import { Connections } from './connections.js'
 import type { CorsTable } from './cors.js'
-import { MethodRefusal } from './error-handler.js'
 import { frontDoor, normaliseTarget, type FrontDoorOptions, type RequestListener } from './front-door.js'
-import { HttpRefusal } from './status.js'
+import { HttpRefusal, MethodRefusal } from './status.js'
 
 /**
  * Bounds on slow, idle or stalled clients. Node checks the first two only every `checkEveryMs`

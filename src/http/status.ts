@@ -43,3 +43,14 @@ export class MisaddressedRequest extends HttpRefusal {
     super(403, message)
   }
 }
+
+/** A 405, with the methods the path does take (the `Allow` header). */
+export class MethodRefusal extends ApiError {
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: string,
+  ) {
+    super('method_not_allowed', `Method ${method} is not allowed on ${path} (allowed: ${allow})`)
+  }
+}

@@ -165,7 +165,7 @@ export function createMcpNodeHandler(reader: RecordReader, options: McpNodeHandl
   const respond = async (req: IncomingMessage, called: ToolCalled): Promise<Response | RawReply> => {
     // Only a POST gets here: the admission refuses any other method with the mount's 405 (the route
     // table gives the endpoint POST alone: a stateless server has no session to stream on or to end).
-    const body = await readBody(req, MAX_BODY_BYTES)
+    const body = await readBody(req)
     if (body === 'too large')
       return jsonRpcError(
         413,
@@ -271,8 +271,8 @@ const REFUSED_BODY_WAIT_MS = 1_000
  * is read up to MAX_BODY_BYTES and for at most REFUSED_BODY_WAIT_MS; past either, id null.
  */
 async function refusedRequestIds(req: IncomingMessage): Promise<JsonRpcId | JsonRpcId[]> {
-  const body = hasBody(req) ? await readBodyWithin(req, MAX_BODY_BYTES, REFUSED_BODY_WAIT_MS) : undefined
-  const message = body === undefined ? undefined : parseJson(body)
+  const body = hasBody(req) ? await readBody(req, REFUSED_BODY_WAIT_MS).catch(() => undefined) : undefined
+  const message = Buffer.isBuffer(body) ? parseJson(body) : undefined
   if (!Array.isArray(message)) return idOf(message)
   const ids = message.filter((m) => idOf(m) !== null).map(idOf)
   return ids.length > 0 ? ids : null
@@ -286,65 +286,62 @@ function idOf(message: unknown): JsonRpcId {
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
 
-/**
- * The body, or undefined when it exceeds `max` bytes, fails, or is not complete within `ms`. Whatever
- * is left unread is then discarded, so the connection can carry the client's next request.
- */
-function readBodyWithin(req: IncomingMessage, max: number, ms: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > max || req.readableEnded) return Promise.resolve(undefined)
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const finish = (body: Buffer | undefined) => {
-      clearTimeout(timer)
-      req.off('data', onData).off('end', onEnd).off('error', onError)
-      if (body === undefined) req.resume()
-      resolve(body)
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size > max) return finish(undefined)
-      chunks.push(chunk)
-    }
-    const onEnd = () => finish(Buffer.concat(chunks, size))
-    const onError = () => finish(undefined)
-    const timer = setTimeout(() => finish(undefined), ms)
-    req.on('data', onData).on('end', onEnd).on('error', onError)
-  })
-}
-
 /** Bytes of an oversized body read and thrown away, so that its connection can stay open. */
 const MAX_DISCARDED_BYTES = 1024 * 1024
 
+/** A body read, or why it was not: over MAX_BODY_BYTES (read to its end, or not), or not complete in time. */
+type BodyRead = Buffer<ArrayBuffer> | 'too large' | 'too large, not read' | 'too slow'
+
 /**
- * The body; or, past `max` bytes, 'too large' once the rest has been read and thrown away (up to
- * MAX_DISCARDED_BYTES), or 'too large, not read' beyond that (the connection must then close).
- * Closing a connection with unread bytes in it makes the kernel reset it, which throws away the
- * answers still being sent on it (pipelined before this request): so a body is read to its end
- * whenever that stays cheap. Events rather than an async iterator: a body of a few hundred bytes is
- * one chunk, and the iterator's promises per chunk were a visible share of a kept MCP answer.
+ * The one reader of a request's body, bounded in size and, given `withinMs`, in time. Past
+ * MAX_BODY_BYTES it is 'too large' once the rest has been read and thrown away (up to
+ * MAX_DISCARDED_BYTES), or 'too large, not read' beyond that (the connection must then close):
+ * closing a connection with unread bytes in it makes the kernel reset it, which throws away the
+ * answers still being sent on it (pipelined before this request), so a body is read to its end
+ * whenever that stays cheap. 'too slow' when it is not complete within `withinMs` (what is left is
+ * then discarded). Rejects when the request fails, or when its body was read already. Events rather
+ * than an async iterator: a body of a few hundred bytes is one chunk, and the iterator's promises
+ * per chunk were a visible share of a kept MCP answer.
  */
-function readBody(
-  req: IncomingMessage,
-  max: number,
-): Promise<Buffer<ArrayBuffer> | 'too large' | 'too large, not read'> {
-  const declared = Number(req.headers['content-length'])
-  if (declared > MAX_DISCARDED_BYTES) return Promise.resolve('too large, not read')
+function readBody(req: IncomingMessage): Promise<Exclude<BodyRead, 'too slow'>>
+function readBody(req: IncomingMessage, withinMs: number): Promise<BodyRead>
+function readBody(req: IncomingMessage, withinMs?: number): Promise<BodyRead> {
+  if (Number(req.headers['content-length']) > MAX_DISCARDED_BYTES)
+    return Promise.resolve('too large, not read')
+  if (req.readableEnded) return Promise.reject(new Error('the request body was read already'))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const stop = () => {
+      clearTimeout(timer)
+      req.off('data', onData).off('end', onEnd).off('error', onError)
+    }
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= max) return void chunks.push(chunk)
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
       chunks.length = 0
       if (size <= MAX_DISCARDED_BYTES) return
-      req.off('data', onData).off('end', onEnd).off('error', onError)
+      stop()
       req.pause()
       resolve('too large, not read')
     }
-    const onEnd = () => resolve(size > max ? 'too large' : Buffer.concat(chunks, size))
-    const onError = (err: Error) => reject(err)
-    req.on('data', onData).once('end', onEnd).once('error', onError)
+    const onEnd = () => {
+      stop()
+      resolve(size > MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks, size))
+    }
+    const onError = (err: Error) => {
+      stop()
+      reject(err)
+    }
+    const timer =
+      withinMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            stop()
+            req.resume()
+            resolve('too slow')
+          }, withinMs)
+    req.on('data', onData).on('end', onEnd).on('error', onError)
   })
 }
 

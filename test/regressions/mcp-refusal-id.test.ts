@@ -107,7 +107,7 @@ describe('a refused POST /mcp echoes the JSON-RPC id', () => {
     expect(Date.now() - started).toBeLessThan(DEFAULT_TIMEOUTS.requestMs / 2)
   })
 
-  it('does not read a body over the size limit: id null', async () => {
+  it('reads no id from a body over the size limit: id null', async () => {
     const big = JSON.stringify({
       jsonrpc: '2.0',
       id: 10,

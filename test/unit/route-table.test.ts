@@ -2,7 +2,8 @@
  * The route table, listed, checked through the front door (test/support/in-process.ts): every
  * address answers each of its own methods and refuses every other with 405, its `Allow` field and
  * the error body, uncounted; an unknown path beneath a mount is the site's JSON 404, with the API's
- * CORS, counted as under the mount (docs/design.md "The route table").
+ * CORS, counted as under the mount (docs/design.md "The route table"); the site's 404 page carries
+ * the fields the table gives a page at its path, the JSON 404 those of the path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
@@ -94,5 +95,26 @@ describe('the route table', () => {
     const beneath = await send(service.app, { method: 'OPTIONS', target: '/mcp/unknown' })
     expect(mcp.headers['access-control-allow-methods']).toBe('POST, OPTIONS')
     expect(beneath.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS')
+  })
+
+  it('gives the site 404 page the fields the table gives a page at its path, and the JSON 404 those of the path', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+    for (const target of ['/recherch', '/nowhere/at/all', '/mcp/unknown', '/reference/x', '/metrics/x']) {
+      const addressed = service.routes.lookup(target)
+      const page = await send(service.app, { target, headers: browser })
+      expect([page.status, page.headers['content-type']], target).toEqual([404, 'text/html; charset=utf-8'])
+      for (const [name, value] of Object.entries(addressed.notFoundPage!.response))
+        expect(page.headers[name], `${target} ${name}`).toBe(value)
+      // The pages' policy: the page's stylesheet may load, which the JSON answer's policy would block.
+      expect(page.headers['content-security-policy'], target).toContain("style-src 'self'")
+      const json = await send(service.app, { target })
+      expect(json.headers['content-type'], target).toBe('application/json; charset=utf-8')
+      for (const [name, value] of Object.entries(addressed.cors.response))
+        expect(json.headers[name], `${target} ${name}`).toBe(value)
+    }
+    // Under the API the 404 is JSON only: the table gives no page there.
+    expect(service.routes.lookup('/api/v1/nope').notFoundPage).toBeUndefined()
+    const api = await send(service.app, { target: '/api/v1/nope', headers: browser })
+    expect(api.headers['content-type']).toBe('application/json; charset=utf-8')
   })
 })

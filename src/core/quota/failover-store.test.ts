@@ -13,7 +13,7 @@ import {
 } from './failover-store.js'
 import { ManualClock, settled } from './manual-clock.js'
 import { MemoryRateLimitStore } from './memory-store.js'
-import type { Decision } from './store.js'
+import type { Decision } from './quota.js'
 
 type Pending = { key: string; answer(d?: Decision): void; fail(e: Error): void }
 

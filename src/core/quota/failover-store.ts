@@ -18,7 +18,7 @@
  */
 import type { Log } from '../log.js'
 import { ReplyWatch, systemClock, type WatchClock } from './reply-watch.js'
-import type { Decision, RateLimitStore } from './store.js'
+import type { Decision, RateLimitStore } from './quota.js'
 
 /**
  * What the failover needs of the shared store (RedisRateLimitStore): its decisions, a cheap probe,

@@ -6,7 +6,7 @@
  * kept in a Map in order of last activity, so a sweep drops idle clients from its head in time
  * proportional to what it drops. docs/operations.md states the measured bound for 1 million clients.
  */
-import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './store.js'
+import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './quota.js'
 
 /**
  * One client's accepted requests, oldest first, counted per millisecond: `times` holds each distinct

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './store.js'
+import { WINDOW_MS, secondsUntilExpiry, type Decision, type RateLimitStore } from './quota.js'
 
 // KEYS[1] = the client's log. ARGV: limit, windowMs, member prefix (unique per call), wanted places, nowMs or "".
 // Takes min(wanted, free places). Returns {taken, count before, oldest timestamp in the window (ms), now (ms)}.

@@ -3,7 +3,7 @@
  * rolling window, never a refusal under the limit, and an exact Retry-After.
  */
 import { describe, expect, it } from 'vitest'
-import type { RateLimitStore } from './store.js'
+import type { RateLimitStore } from './quota.js'
 
 const LIMIT = 120
 

@@ -9,13 +9,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Negotiator from 'negotiator'
 import type { Catalogues } from '../../core/api/catalogue.js'
 import { LocalRecordReader, currentSnapshot } from '../../core/api/reader.js'
-import { API_PREFIX } from '../../core/api/schemas.js'
 import { ApiError } from '../../core/errors.js'
 import { RecordIdSchema } from '../../core/records/record.js'
 import type { RecordIndex } from '../../core/search/record-index.js'
 import type { LiveRecords } from '../../core/snapshots/live-records.js'
-import { isUnderPath, rawQuery } from '../query.js'
+import { rawQuery } from '../query.js'
 import { ASSETS_ROOT, Assets, IMMUTABLE } from './assets.js'
+import type { NotFoundPage } from '../error-handler.js'
 import { renderErrorPage } from './errors.js'
 import { GUIDES, renderGuide, renderGuidePage } from './guide.js'
 import { renderHomePage } from './home.js'
@@ -48,8 +48,8 @@ export const PAGE_CONTENT_SECURITY_POLICY =
 
 /** What the app asks of the pages after registering them. */
 export type Pages = {
-  /** The 404 page for an unknown path outside the API, when the client prefers HTML (a browser); undefined otherwise. */
-  notFoundPage(req: FastifyRequest, reply: FastifyReply): string | undefined
+  /** The 404 page for an unknown path, when the client prefers HTML (a browser); undefined otherwise. */
+  notFoundPage(req: FastifyRequest): NotFoundPage | undefined
 }
 
 export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
@@ -156,16 +156,13 @@ export function registerPages(app: FastifyInstance, deps: PagesDeps): Pages {
     return sendRepresentation(req, reply, asset, { cacheControl: IMMUTABLE })
   })
   return {
-    notFoundPage(req, reply) {
-      if (
-        isUnderPath(req.url, API_PREFIX) ||
-        new Negotiator(req).mediaType(['application/json', 'text/html']) !== 'text/html'
-      )
-        return undefined
-      // Outside the pages' paths the headers table gave the JSON policy, which would block the page's stylesheet.
-      reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
+    notFoundPage(req) {
+      if (new Negotiator(req).mediaType(['application/json', 'text/html']) !== 'text/html') return undefined
       const path = req.url.split('?', 1)[0]!.slice(0, 100)
-      return config.errorPage(new ApiError('not_found', `Aucune page à l’adresse ${path}.`), 404, req.url)
+      return {
+        error: new ApiError('not_found', `Aucune page à l’adresse ${path}.`),
+        render: config.errorPage,
+      }
     },
   }
 }

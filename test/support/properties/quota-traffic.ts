@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest'
 import { MemoryRateLimitStore } from '../../../src/core/quota/memory-store.js'
-import { secondsUntilExpiry } from '../../../src/core/quota/store.js'
+import { secondsUntilExpiry } from '../../../src/core/quota/quota.js'
 
 /** Replays `requests` random requests per limit and expects every decision of the store to be the log's. */
 export function expectAgreesWithNaiveLog(requests: number): void {
