@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { answerSearch, answerSearchInTurns } from '../api/search.js'
 import type { Fact } from '../records/record.js'
 import { RecordIndex, toIndexQuery, type IndexQuery } from './record-index.js'
+import { WARM_UP_QUERIES } from './warm-up.js'
 
 const sample = (
   JSON.parse(readFileSync(new URL('../../../data/records.json', import.meta.url), 'utf8')) as {
@@ -18,15 +19,10 @@ const sample = (
 ).records
 const fresh = () => RecordIndex.build({ records: sample })
 
-/** Queries of every evaluator: one word, several under both modes, filters, a typo, a phrase, an English question. */
+/** The warm-up's queries (one per evaluator) and more: a typo, a phrase, an English question, a later page. */
 type Query = Omit<IndexQuery, 'limit' | 'offset'> & Partial<Pick<IndexQuery, 'limit' | 'offset'>>
 const QUERIES: Query[] = [
-  { q: 'vitesse' },
-  { q: 'vitesse', kind: 'fact' },
-  { q: 'vitesse conducteur route' },
-  { q: 'permis conduite vehicule', region: 'france' },
-  { q: 'vitesse limitation agglomeration jeune conducteur alcool nuit autoroute', match: 'best' },
-  { q: 'route conduite vehicule conducteur zorglub', match: 'best', kind: 'lesson' },
+  ...WARM_UP_QUERIES,
   { q: 'stationement trotoir', match: 'best' },
   { q: '"priorité à droite" intersection' },
   { q: 'how many points does a new driver have', match: 'best' },

@@ -19,7 +19,12 @@ const SAMPLE_FILE = new URL('../../../data/records.json', import.meta.url)
  * listing, one word, several under `match=all` (with and without a filter), and best match counted
  * on bits and term at a time, with filters.
  */
-const QUERIES: { q?: string; match?: 'all' | 'best'; kind?: 'lesson' | 'fact'; region?: 'france' }[] = [
+export const WARM_UP_QUERIES: {
+  q?: string
+  match?: 'all' | 'best'
+  kind?: 'lesson' | 'fact'
+  region?: 'france'
+}[] = [
   { kind: 'lesson' },
   { q: 'vitesse' },
   { q: 'vitesse', kind: 'fact' },
@@ -40,6 +45,8 @@ export function sampleIndex(file: URL = SAMPLE_FILE): RecordIndex {
 export function warmSearch(index: RecordIndex = sampleIndex()): number[] {
   let totals: number[] = []
   for (let round = 0; round < 2; round++)
-    totals = QUERIES.map((query) => index.search(toIndexQuery({ ...query, limit: 10, offset: 0 })).total)
+    totals = WARM_UP_QUERIES.map(
+      (query) => index.search(toIndexQuery({ ...query, limit: 10, offset: 0 })).total,
+    )
   return totals
 }
