@@ -24,7 +24,11 @@ export type RawExchange = {
 }
 
 export type RawOptions = {
-  /** How long to wait for more bytes after the last one, in ms. Default 300. */
+  /**
+   * How long to wait for more bytes after the last one, in ms. Default 300. The wait for the first
+   * byte is `timeoutMs`: on a busy machine a first answer can take longer than this (a 400 came
+   * after more than 300 ms in a loaded run, and the exchange ended with no response).
+   */
   idleMs?: number
   /** Methods of the requests sent, in order, so HEAD responses are read without a body. */
   methods?: string[]
@@ -83,7 +87,6 @@ async function exchangeOn(
       closedByServer = true
       finish()
     })
-    arm()
   })
   for (const part of Array.isArray(bytes) ? bytes : [bytes]) socket.write(part)
   if (options.endAfterWrite) socket.end()
