@@ -118,9 +118,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ])
     // While the first load runs in its worker: the search's evaluators run once on the bundled
     // sample (warm-up.ts), so that a client's first search of several words does not compile them.
-    const { sampleIndex, warmSearch } = await import('../core/search/warm-up.js')
+    const { sampleIndex, warmSearch, warmSearchInTurns } = await import('../core/search/warm-up.js')
     const sample = sampleIndex()
     warmSearch(sample)
+    // More rounds in the background, a search a turn, for the loops of a large snapshot (warm-up.ts).
+    let closing = false
+    resources.add(async () => {
+      closing = true
+    })
+    void warmSearchInTurns(sample, undefined, () => closing)
     const records = followed.records
     // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
     const { describeMcp } = await import('./mcp-description.js')

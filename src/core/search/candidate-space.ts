@@ -108,16 +108,16 @@ export class CandidateSpace {
   firstUseSteps(bestMatch: boolean): (() => void)[] {
     const n = this.documentCount
     const steps: (() => void)[] = []
-    if (this.#seen === undefined) steps.push(() => void this.seen().seen.fill(0))
-    if (this.#union.length < n) steps.push(() => void this.union(n).fill(0))
+    if (this.#seen === undefined) steps.push(() => touchPages(this.seen().seen))
+    if (this.#union.length < n) steps.push(() => touchPages(this.union(n)))
     if (this.#matched.length < n)
       steps.push(() => {
         const { matched, tiers, scores } = this.perCandidate(n)
-        for (const array of [matched, tiers, scores]) array.fill(0)
+        for (const array of [matched, tiers, scores]) touchPages(array)
       })
     if (bestMatch && this.#bestMatch === undefined)
       for (const name of ['slotOf', 'doc', 'level', 'reach', 'out'] as const)
-        steps.push(() => void this.bestMatchSlots()[name].fill(0))
+        steps.push(() => touchPages(this.bestMatchSlots()[name]))
     return steps
   }
 
@@ -126,3 +126,15 @@ export class CandidateSpace {
     return pageBacked(type, Math.max(needed, Math.min(this.documentCount, Math.max(1024, length * 2))))
   }
 }
+
+/**
+ * Writes a 0 in each page of `array` (all 0 already, fresh from the system), so that the system
+ * gives it its pages now rather than at the first write of a search. A write a page, not a fill:
+ * `fill` over a page-backed array (a resizable buffer) costs a slow path per element.
+ */
+function touchPages(array: Uint8Array | Uint32Array | Float64Array): void {
+  const step = PAGE_BYTES / array.BYTES_PER_ELEMENT
+  for (let i = 0; i < array.length; i += step) array[i] = 0
+}
+
+const PAGE_BYTES = 4096
