@@ -58,7 +58,7 @@ export function warmSearch(index: RecordIndex = sampleIndex()): number[] {
  * 1 000 000 records, the first search of a query with nothing left to read (its words and space
  * made) took 53 ms of CPU after two rounds and 25 ms after 80, against 13–16 ms again.
  */
-export const BACKGROUND_WARM_UP_ROUNDS = 80
+const BACKGROUND_WARM_UP_ROUNDS = 80
 
 /**
  * Searches the sample with each query for `rounds` rounds, one search a turn of the event loop
