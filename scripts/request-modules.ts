@@ -37,6 +37,8 @@ export async function requestModules(): Promise<Record<keyof typeof REQUESTS, st
   session.connect()
   try {
     const base = await service.listen()
+    // The warm-up's background searches would be counted as the request's (a loaded run counted 30).
+    await service.warmedUp
     await session.post('Profiler.enable')
     await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false })
     const result = {} as Record<keyof typeof REQUESTS, string[]>

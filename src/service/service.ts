@@ -40,6 +40,11 @@ export type Service = {
   listen(): Promise<string>
   /** Stops accepting, lets in-flight requests finish, stops following the source, releases Redis, stops the process metrics. */
   close(): Promise<void>
+  /**
+   * Settles when the search warm-up's background rounds are done (a search a turn, after start:
+   * warm-up.ts). Nothing waits for it; a measurement of what one request runs does.
+   */
+  warmedUp: Promise<void>
 }
 export type RunningServer = Service & { url: string }
 
@@ -126,7 +131,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     resources.add(async () => {
       closing = true
     })
-    void warmSearchInTurns(sample, undefined, () => closing)
+    const warmedUp = warmSearchInTurns(sample, undefined, () => closing).then(
+      () => undefined,
+      (err: Error) => logger.warn({ problem: err.message }, 'search warm-up failed'),
+    )
     const records = followed.records
     // Already loaded with the MCP handler's modules: asks the endpoint what the discovery documents say of it.
     const { describeMcp } = await import('./mcp-description.js')
@@ -257,6 +265,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       },
       close: () => resources.closeAll(),
+      warmedUp,
     }
   } catch (err) {
     await resources.closeAll()
