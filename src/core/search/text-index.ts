@@ -95,32 +95,35 @@ export class TextIndex {
    * held by more than DENSE_SHARE of the documents is read as bits, a sixth of its decoded arrays
    * at half the documents, so that the cache holds the common words of many queries.
    */
-  readonly #termPostingsOf = (term: number): TermPostings => {
-    const count = this.#data.frequency[term]!
-    if (count * DENSE_SHARE < this.#stats.titleLength.length) return this.#postingsOf(term)
-    return (
-      this.#prebuilt.get(term) ??
-      this.#decoded.get(denseKey(term)) ??
-      this.#decoded.get(term) ??
-      this.#decodeDense(term, count)
-    )
-  }
+  readonly #termPostingsOf = (term: number): TermPostings =>
+    this.#keptTermPostings(term) ??
+    (this.#readsAsArrays(term) ? this.#decode(term) : this.#decodeDense(term, this.#data.frequency[term]!))
   /**
    * For one-word searches, which read each word straight through (match-one-group.ts): a word whose
    * decoded postings would take more than LARGEST_DECODED is read from its encoded bytes
    * instead, so a broad word asked with a filter neither decodes 6 MB (at 1 000 000 records) nor
    * pushes the other words out of the cache.
    */
-  readonly #runOf = (term: number): Postings | EncodedRun => {
+  readonly #runOf = (term: number): Postings | EncodedRun => this.#keptRun(term) ?? this.#decode(term)
+
+  /** Whether a search of several words reads `term` as decoded arrays (a rarer word) rather than as bits. */
+  #readsAsArrays(term: number): boolean {
+    return this.#data.frequency[term]! * DENSE_SHARE < this.#stats.titleLength.length
+  }
+
+  /** What `#termPostingsOf` reads for `term` without decoding anything; undefined when it must decode. */
+  #keptTermPostings(term: number): TermPostings | undefined {
+    if (this.#readsAsArrays(term)) return this.#decoded.get(term)
+    return this.#prebuilt.get(term) ?? this.#decoded.get(denseKey(term)) ?? this.#decoded.get(term)
+  }
+
+  /** What `#runOf` reads for `term` without decoding anything; undefined when it must decode. */
+  #keptRun(term: number): Postings | EncodedRun | undefined {
+    const kept = this.#decoded.get(term) as Postings | undefined
+    if (kept !== undefined) return kept
     const count = this.#data.frequency[term]!
-    if (count * DECODED_POSTING_BYTES <= LARGEST_DECODED) return this.#postingsOf(term)
-    return (
-      (this.#decoded.get(term) as Postings | undefined) ?? {
-        bytes: this.#data.postings,
-        at: this.#data.termStart[term]!,
-        count,
-      }
-    )
+    if (count * DECODED_POSTING_BYTES <= LARGEST_DECODED) return undefined
+    return { bytes: this.#data.postings, at: this.#data.termStart[term]!, count }
   }
 
   constructor(data: TextIndexData) {
@@ -183,7 +186,8 @@ export class TextIndex {
           for (const { term } of slot) {
             if (seen.has(term)) continue
             seen.add(term)
-            if (onlyGroup ? this.#runIsCold(term) : this.#termIsCold(term)) cold.push(term)
+            if ((onlyGroup ? this.#keptRun(term) : this.#keptTermPostings(term)) === undefined)
+              cold.push(term)
           }
     let batch: number[] = []
     let postings = 0
@@ -211,19 +215,6 @@ export class TextIndex {
       group: new GroupScratch(this.#stats.titleLength.length),
       candidates: this.#candidates,
     })
-  }
-
-  /** Whether `#termPostingsOf(term)` would decode. */
-  #termIsCold(term: number): boolean {
-    const count = this.#data.frequency[term]!
-    if (count * DENSE_SHARE < this.#stats.titleLength.length) return !this.#decoded.has(term)
-    return !this.#prebuilt.has(term) && !this.#decoded.has(denseKey(term)) && !this.#decoded.has(term)
-  }
-
-  /** Whether `#runOf(term)` would decode (a word too large to keep is read from its bytes instead). */
-  #runIsCold(term: number): boolean {
-    const count = this.#data.frequency[term]!
-    return count * DECODED_POSTING_BYTES <= LARGEST_DECODED && !this.#decoded.has(term)
   }
 
   /** Distinct terms indexed. */
