@@ -114,11 +114,7 @@ export class Searcher {
     if (query.q === undefined || queryTokens(query.q).length === 0) return []
     const words = this.#interpret(query.q).words
     if (words.length === 0) return []
-    if (words.length === 1) {
-      const filter = filterKey(query.kind, query.region)
-      if (this.#prepared.find(words[0]!.group, query.offset, query.limit, false, filter) !== undefined)
-        return []
-    }
+    if (this.#preparedAnswer(words, query, false) !== undefined) return []
     return this.#text.readAhead(
       words.map((w) => w.group),
       query.match === 'best',
@@ -184,16 +180,24 @@ export class Searcher {
     query: IndexQuery,
     countOnly: boolean,
   ): { total: number; docs: number[] } {
-    if (words.length === 1) {
-      const filter = filterKey(query.kind, query.region)
-      const prepared = this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly, filter)
-      if (prepared !== undefined) return prepared
-    }
+    const prepared = this.#preparedAnswer(words, query, countOnly)
+    if (prepared !== undefined) return prepared
     const groups = words.map((w) => w.group)
     return this.#text.search(
       { groups, keep: this.#filter(query), countOnly, offset: query.offset, limit: query.limit },
       this.#ranking,
     )
+  }
+
+  /** The answer the build prepared for a query of one broad word (prepared-answers.ts), if any. */
+  #preparedAnswer(
+    words: readonly PlannedWord[],
+    query: IndexQuery,
+    countOnly: boolean,
+  ): { total: number; docs: number[] } | undefined {
+    if (words.length !== 1) return undefined
+    const filter = filterKey(query.kind, query.region)
+    return this.#prepared.find(words[0]!.group, query.offset, query.limit, countOnly, filter)
   }
 
   /** The most postings a search built one word's bits from on this snapshot (text-index.ts; the scale tests read it). */
