@@ -58,6 +58,8 @@ const mcpCall = (name: string, method: string, params: unknown): Probe => ({
   mcp: { method, params },
 })
 
+const BROAD_WORDS = encodeURIComponent('code route conduite vehicule article conducteur vitesse apprentissage')
+
 /**
  * Every address a client can reach without a key, with the record `id`: the API (search first,
  * then another query, then the first again, which the cache answers), the pages, the feeds, the
@@ -75,6 +77,12 @@ export const probes = (id: string): Probe[] => [
     name: 'search, 8 words `match=best`',
     path: '/api/v1/facts?q=vitesse%20limitation%20agglomeration%20jeune%20conducteur%20alcool%20nuit%20autoroute&match=best&po_live=1',
   },
+  // Eight of the broadest words: 47 860 matches at 1 000 000 records, each checked against every
+  // group (its evaluation is sliced, docs/search-internals.md section 4); another page, which the
+  // response cache does not hold, is the same search warm.
+  { name: 'search, 8 broad words `match=all`', path: `/api/v1/facts?q=${BROAD_WORDS}&po_live=1` },
+  { name: 'the same, another page (warm)', path: `/api/v1/facts?q=${BROAD_WORDS}&offset=10&po_live=1` },
+  { name: 'the same, `match=best`', path: `/api/v1/facts?q=${BROAD_WORDS}&match=best&po_live=1` },
   { name: 'listing `kind=organization`', path: '/api/v1/facts?kind=organization&limit=50&po_live=1' },
   { name: 'listing `region=france`, offset 5000', path: '/api/v1/facts?region=france&offset=5000&po_live=1' },
   { name: 'search `q=code&kind=lesson`', path: '/api/v1/facts?q=code&kind=lesson&po_live=1' },

@@ -3,9 +3,15 @@
  * (through LocalRecordReader) its object. Both carry the same envelope — results, total, limit,
  * offset and, whenever q is given, the interpretation — so they cannot tell different stories.
  */
-import { setImmediate } from 'node:timers/promises'
 import { strongEtag } from '../etag.js'
-import { searchKey, toIndexQuery, type IndexedRecord, type RecordIndex } from '../search/record-index.js'
+import {
+  searchKey,
+  toIndexQuery,
+  type IndexedRecord,
+  type IndexQuery,
+  type RecordIndex,
+  type SearchPage,
+} from '../search/record-index.js'
 import type { SearchObserver } from '../snapshots/live-records.js'
 import type { SearchEnvelope, SearchInterpretation, SearchParams } from './schemas.js'
 
@@ -25,10 +31,37 @@ export type SearchAnswer = {
 /** Searches `index`; a search with q is reported to `observe` (its mode, duration and total). */
 export function answerSearch(index: RecordIndex, input: SearchInput, observe?: SearchObserver): SearchAnswer {
   const query = toIndexQuery(input)
-  const timed = observe !== undefined && input.q !== undefined && input.q !== ''
-  const startedAt = timed ? performance.now() : 0
+  const startedAt = performance.now()
   const page = index.search(query)
-  if (timed) observe(input.match ?? 'all', (performance.now() - startedAt) / 1000, page.total)
+  return answerOf(index, input, query, page, (performance.now() - startedAt) / 1000, observe)
+}
+
+/**
+ * `answerSearch`, a step a turn of the event loop (RecordIndex#searchInTurns): what the search
+ * would read cold first, then its evaluation in slices. At 1 000 000 records a query of eight
+ * common words read cold held the serving thread 60–90 ms at once, every other request waiting
+ * (issue 43, item 3). A search of kept words with little to evaluate is answered in the same turn.
+ */
+export async function answerSearchInTurns(
+  index: RecordIndex,
+  input: SearchInput,
+  observe?: SearchObserver,
+): Promise<SearchAnswer> {
+  const query = toIndexQuery(input)
+  const { page, seconds } = await index.searchInTurns(query)
+  return answerOf(index, input, query, page, seconds, observe)
+}
+
+function answerOf(
+  index: RecordIndex,
+  input: SearchInput,
+  query: IndexQuery,
+  page: SearchPage,
+  seconds: number,
+  observe: SearchObserver | undefined,
+): SearchAnswer {
+  if (observe !== undefined && input.q !== undefined && input.q !== '')
+    observe(input.match ?? 'all', seconds, page.total)
   return {
     results: page.results,
     total: page.total,
@@ -37,27 +70,6 @@ export function answerSearch(index: RecordIndex, input: SearchInput, observe?: S
     interpretation: page.interpretation,
     etag: strongEtag(`${index.version}|${searchKey(query)}`),
   }
-}
-
-/**
- * `answerSearch`, with the words the search would read cold read first, a step a turn
- * (RecordIndex#readAhead): at 1 000 000 records a query of eight common words read cold held the
- * serving thread 60–90 ms at once, every other request waiting (issue 43, item 3). A search of kept
- * words has no step and is answered in the same turn.
- */
-export async function answerSearchInTurns(
-  index: RecordIndex,
-  input: SearchInput,
-  observe?: SearchObserver,
-): Promise<SearchAnswer> {
-  // Reading the query is a turn of its own, each step another, and the search the last.
-  const steps = index.readAhead(toIndexQuery(input))
-  for (const step of steps) {
-    await setImmediate()
-    step()
-  }
-  if (steps.length > 0) await setImmediate()
-  return answerSearch(index, input, observe)
 }
 
 /** The envelope as an object (for MCP structured content and in-process readers). */

@@ -29,7 +29,8 @@ import {
   type Ranking,
   type TermGroup,
 } from './match-plan.js'
-import { matchWithPlan } from './match.js'
+import { matchWithPlanInSteps } from './match.js'
+import { runThrough, type Steps } from './steps.js'
 import { CoverageLevels, lowestDoc } from './coverage-levels.js'
 import type { TermPostingsOf } from './dense-postings.js'
 
@@ -62,6 +63,18 @@ export function matchBest(
   space?: CandidateSpace,
   counting?: Counting,
 ): BestMatchAnswer {
+  return runThrough(matchBestInSteps(postings, stats, ranking, request, space, counting))
+}
+
+/** `matchBest`, yielding between slices of its all-words searches (steps.ts). */
+export function* matchBestInSteps(
+  postings: TermPostingsOf,
+  stats: FieldStats,
+  ranking: Ranking,
+  request: BestMatchRequest,
+  space?: CandidateSpace,
+  counting?: Counting,
+): Steps<BestMatchAnswer> {
   const plan = Plan.forBest(request.groups, postings, stats)
   if (plan === undefined) return NOTHING
   const onBits = counting === undefined ? countsOnBits(plan) : counting === 'bits'
@@ -79,7 +92,7 @@ export function matchBest(
   const all =
     fullCount === 0
       ? { total: 0, docs: [] }
-      : matchWithPlan(
+      : yield* matchWithPlanInSteps(
           postings,
           stats,
           ranking,
@@ -103,7 +116,8 @@ export function matchBest(
   const total =
     best === fullMask
       ? all.total
-      : (levels?.holding(best, request.keep) ?? countHolding(request, best, postings, stats, ranking))
+      : (levels?.holding(best, request.keep) ??
+        (yield* countHolding(request, best, postings, stats, ranking)))
   const shown = ranked.slice(request.offset)
   return { total, docs: shown.map((e) => e.doc), masks: shown.map((e) => e.mask), best }
 }
@@ -337,21 +351,22 @@ const FILTERED_OUT = 0xffffffff
 const TAKEN = 0x80
 
 /** How many documents (kept by the filters) hold every group whose bit is in `mask`. */
-function countHolding(
+function* countHolding(
   request: BestMatchRequest,
   mask: number,
   postings: TermPostingsOf,
   stats: FieldStats,
   ranking: Ranking,
-): number {
+): Steps<number> {
   const groups = request.groups.filter((_, i) => i < 32 && ((mask >>> i) & 1) === 1)
-  return matchWithPlan(postings, stats, ranking, {
+  const { total } = yield* matchWithPlanInSteps(postings, stats, ranking, {
     groups,
     keep: request.keep,
     countOnly: true,
     offset: 0,
     limit: 0,
-  }).total
+  })
+  return total
 }
 
 type Entry = Coverage & { readonly doc: number }

@@ -24,6 +24,7 @@ import {
 import type { Ranking } from './match.js'
 import { searchedText } from './snapshot-builder.js'
 import type { LexiconData, SnapshotData } from './snapshot-data.js'
+import { runThrough, type Steps } from './steps.js'
 import { TextIndex } from './text-index.js'
 import { fold, queryTokens } from './tokenize.js'
 
@@ -80,6 +81,14 @@ export class Searcher {
   }
 
   search(query: IndexQuery): SearchPage {
+    return runThrough(this.searchInSteps(query))
+  }
+
+  /**
+   * `search`, yielding between slices of its evaluation (steps.ts): a caller serving requests gives
+   * the event loop a turn at each yield (RecordIndex#searchInTurns).
+   */
+  *searchInSteps(query: IndexQuery): Steps<SearchPage> {
     if (query.q === undefined || queryTokens(query.q).length === 0) {
       const listing = this.#records.listing(query)
       const interpretation =
@@ -94,9 +103,9 @@ export class Searcher {
       }
     }
     const plan = this.#interpret(query.q)
-    if (query.match === 'best') return this.#bestMatch(plan.words, plan.interpretation, query)
-    const hits = this.#match(plan.words, query, false)
-    const relaxed = hits.total === 0 ? this.#relaxed(plan.words, query) : plan.interpretation.relaxed
+    if (query.match === 'best') return yield* this.#bestMatch(plan.words, plan.interpretation, query)
+    const hits = yield* this.#match(plan.words, query, false)
+    const relaxed = hits.total === 0 ? yield* this.#relaxed(plan.words, query) : plan.interpretation.relaxed
     return {
       total: hits.total,
       results: hits.docs.map((doc) => this.#records.entry(doc)),
@@ -139,13 +148,17 @@ export class Searcher {
    * result of the page that lacks some required words, which ones. One required word is an
    * all-words search: a record holds it or not.
    */
-  #bestMatch(words: readonly PlannedWord[], interpretation: Interpretation, query: IndexQuery): SearchPage {
+  *#bestMatch(
+    words: readonly PlannedWord[],
+    interpretation: Interpretation,
+    query: IndexQuery,
+  ): Steps<SearchPage> {
     let answer: { total: number; docs: number[]; masks: number[]; best: number }
     if (words.length === 1) {
-      const hits = this.#match(words, query, false)
+      const hits = yield* this.#match(words, query, false)
       answer = { ...hits, masks: hits.docs.map(() => 1), best: hits.total > 0 ? 1 : 0 }
     } else {
-      answer = this.#text.searchBest(
+      answer = yield* this.#text.searchBestInSteps(
         {
           groups: words.map((w) => w.group),
           keep: this.#filter(query),
@@ -175,15 +188,15 @@ export class Searcher {
 
   // Relevance: more required words in the title first ("title matches above text matches"), then
   // reference content before offers, tools and staff (rankClass), then BM25, then id.
-  #match(
+  *#match(
     words: readonly PlannedWord[],
     query: IndexQuery,
     countOnly: boolean,
-  ): { total: number; docs: number[] } {
+  ): Steps<{ total: number; docs: number[] }> {
     const prepared = this.#preparedAnswer(words, query, countOnly)
     if (prepared !== undefined) return prepared
     const groups = words.map((w) => w.group)
-    return this.#text.search(
+    return yield* this.#text.searchInSteps(
       { groups, keep: this.#filter(query), countOnly, offset: query.offset, limit: query.limit },
       this.#ranking,
     )
@@ -253,16 +266,14 @@ export class Searcher {
   }
 
   /** The query minus one word, for each word whose removal finds something: fewest matches (most specific) first. */
-  #relaxed(words: readonly PlannedWord[], query: IndexQuery): Interpretation['relaxed'] {
+  *#relaxed(words: readonly PlannedWord[], query: IndexQuery): Steps<Interpretation['relaxed']> {
     if (words.length < 2 || words.length > MAX_RELAXED_WORDS) return []
-    const relaxed = words.map((without, i) => {
+    const relaxed: Interpretation['relaxed'] = []
+    for (const [i, without] of words.entries()) {
       const rest = words.filter((_, j) => j !== i)
-      return {
-        without: without.shown,
-        q: rest.map((w) => w.shown).join(' '),
-        total: this.#match(rest, query, true).total,
-      }
-    })
+      const { total } = yield* this.#match(rest, query, true)
+      relaxed.push({ without: without.shown, q: rest.map((w) => w.shown).join(' '), total })
+    }
     return relaxed
       .filter((r) => r.total > 0)
       .sort((a, b) => a.total - b.total)

@@ -8,11 +8,11 @@
  * needs less than a general engine gives — whole words after folding, AND of all words, a title
  * tier, deterministic ties — and that fits in postings scanned once per query with a top-k heap.
  */
-import { matchBest, type BestMatchAnswer, type BestMatchRequest } from './best-match.js'
+import { matchBestInSteps, type BestMatchAnswer, type BestMatchRequest } from './best-match.js'
 import {
   CandidateSpace,
   GroupScratch,
-  matchGroups,
+  matchGroupsInSteps,
   type FieldStats,
   type MatchRequest,
   type Ranking,
@@ -30,6 +30,7 @@ import { DensePostings, type DenseParts, type TermPostings } from './dense-posti
 import type { Postings } from './postings.js'
 import { DECODED_POSTING_BYTES, decodePostings, type EncodedRun } from './postings-codec.js'
 import type { PrebuiltDense, TextIndexData } from './snapshot-data.js'
+import { runThrough, type Steps } from './steps.js'
 import { isIgnorable } from './stop-words.js'
 
 /**
@@ -86,6 +87,8 @@ export class TextIndex {
   readonly #prebuilt: Map<number, DensePostings>
   /** Per-document space for one-word searches (9 bytes a document) and the others' candidates, made on first use. */
   #scratch: SearchScratch | undefined
+  /** Whether a search holds `#scratch` (`#lease`). */
+  #leased = false
   /** The candidates' part of it: nothing is made until a search asks (candidate-space.ts). */
   readonly #candidates: CandidateSpace
   readonly #postingsOf = (term: number): Postings =>
@@ -267,7 +270,27 @@ export class TextIndex {
    * the documents at [offset, offset+limit).
    */
   search(request: MatchRequest, ranking: Ranking): { total: number; docs: number[] } {
-    return matchGroups(this.#termPostingsOf, this.#stats, ranking, request, this.#space(), this.#runOf)
+    return runThrough(this.searchInSteps(request, ranking))
+  }
+
+  /**
+   * `search`, yielding between slices of its evaluation (steps.ts). While it is suspended, the
+   * work spaces are its own: a search run meanwhile makes new ones (`#lease`).
+   */
+  *searchInSteps(request: MatchRequest, ranking: Ranking): Steps<{ total: number; docs: number[] }> {
+    const scratch = this.#lease()
+    try {
+      return yield* matchGroupsInSteps(
+        this.#termPostingsOf,
+        this.#stats,
+        ranking,
+        request,
+        scratch,
+        this.#runOf,
+      )
+    } finally {
+      if (scratch !== undefined) this.#leased = false
+    }
   }
 
   /**
@@ -286,7 +309,28 @@ export class TextIndex {
 
   /** The best match of the groups (best-match.ts): the documents holding the most of them, ranked. */
   searchBest(request: BestMatchRequest, ranking: Ranking): BestMatchAnswer {
-    return matchBest(this.#termPostingsOf, this.#stats, ranking, request, this.#space().candidates)
+    return runThrough(this.searchBestInSteps(request, ranking))
+  }
+
+  /** `searchBest`, yielding between slices of its all-words searches, with its own work spaces meanwhile (as `searchInSteps`). */
+  *searchBestInSteps(request: BestMatchRequest, ranking: Ranking): Steps<BestMatchAnswer> {
+    const scratch = this.#lease()
+    try {
+      return yield* matchBestInSteps(this.#termPostingsOf, this.#stats, ranking, request, scratch?.candidates)
+    } finally {
+      if (scratch !== undefined) this.#leased = false
+    }
+  }
+
+  /**
+   * The work spaces for a search, or undefined when a search suspended between its steps holds
+   * them (the evaluators then make their own): they are per document, and a search that found them
+   * half-written by another would answer wrong.
+   */
+  #lease(): SearchScratch | undefined {
+    if (this.#leased) return undefined
+    this.#leased = true
+    return this.#space()
   }
 }
 
