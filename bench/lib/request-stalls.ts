@@ -58,7 +58,9 @@ const mcpCall = (name: string, method: string, params: unknown): Probe => ({
   mcp: { method, params },
 })
 
-const BROAD_WORDS = encodeURIComponent('code route conduite vehicule article conducteur vitesse apprentissage')
+const BROAD_WORDS = encodeURIComponent(
+  'code route conduite vehicule article conducteur vitesse apprentissage',
+)
 
 /**
  * Every address a client can reach without a key, with the record `id`: the API (search first,
