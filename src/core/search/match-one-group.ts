@@ -73,7 +73,7 @@ export function isFlatGroup(group: TermGroup): boolean {
 }
 
 /**
- * Documents holding a word of `group`, filtered by `keep`, ranked as matchGroups ranks them: title
+ * Documents holding a word of `group`, filtered by `keep`, ranked as matchGroupsInSteps ranks them: title
  * first, then `rankClass`, then BM25 (the best of the group's words), then `tieRank`.
  */
 export function matchOneGroup(

@@ -1,5 +1,5 @@
 /**
- * A search laid out for the per-document loop of matchGroups (match.ts): which documents to try,
+ * A search laid out for the per-document loop of matchWithPlanInSteps (match.ts): which documents to try,
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
 import type { CandidateSpace } from './candidate-space.js'

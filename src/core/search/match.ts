@@ -46,19 +46,8 @@ export type SearchScratch = { group: GroupScratch; candidates: CandidateSpace }
  * forms and aliases) is read word by word into `scratch.group` (match-one-group.ts) when both
  * `scratch` and `runOf` are given: broad words are the slowest queries, and that is several times
  * faster for them. There its words' postings are `runOf`'s (decoded or encoded).
+ * Yields between slices of its evaluation (steps.ts).
  */
-export function matchGroups(
-  postings: TermPostingsOf,
-  stats: FieldStats,
-  ranking: Ranking,
-  request: MatchRequest,
-  scratch?: SearchScratch,
-  runOf?: RunOf,
-): { total: number; docs: number[] } {
-  return runThrough(matchGroupsInSteps(postings, stats, ranking, request, scratch, runOf))
-}
-
-/** `matchGroups`, yielding between slices of its evaluation (steps.ts). */
 export function* matchGroupsInSteps(
   postings: TermPostingsOf,
   stats: FieldStats,
