@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 340, usedByTheTable: 207 }
+const MEASURED = { entries: 340, usedByTheTable: 210 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -78,8 +78,10 @@ describe('the alias file against the sample and the table', () => {
     // written before any vocabulary change, used 12 entries no query used before (199 of 332: the
     // entries served needs written without them in view), and its 8 entries answer kinds of miss
     // those rows showed (a description, a word the records write otherwise), each with variants no
-    // query holds; the bound is held just above the new share, 61 % (207 of 340).
-    expect(used / entries.length).toBeLessThan(0.61)
+    // query holds; the bound is held just above the new share, 61 % (207 of 340). Its fourth round's
+    // 33 English rows, written from needs before the glossary entries they led to, used three entries
+    // no query used before (210 of 340, 61.8 %); the bound moves just above it, with no entry added.
+    expect(used / entries.length).toBeLessThan(0.62)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {
