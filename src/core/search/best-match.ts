@@ -29,8 +29,8 @@ import {
   type Ranking,
   type TermGroup,
 } from './match-plan.js'
-import { matchWithPlanInSteps } from './match.js'
-import { runThrough, type Steps } from './steps.js'
+import { matchWithPlanInSteps, STEP_CHECKS } from './match.js'
+import { runThrough, SliceBudget, STEP_WORK, type Steps } from './steps.js'
 import { CoverageLevels, lowestDoc } from './coverage-levels.js'
 import type { TermPostingsOf } from './dense-postings.js'
 
@@ -75,10 +75,10 @@ export function* matchBestInSteps(
   space?: CandidateSpace,
   counting?: Counting,
 ): Steps<BestMatchAnswer> {
-  const plan = Plan.forBest(request.groups, postings, stats)
+  const plan = yield* Plan.forBestInSteps(request.groups, postings, stats, new SliceBudget(STEP_CHECKS))
   if (plan === undefined) return NOTHING
   const onBits = counting === undefined ? countsOnBits(plan) : counting === 'bits'
-  const levels = onBits ? new CoverageLevels(plan, space) : undefined
+  const levels = onBits ? yield* CoverageLevels.inSteps(plan, space, new SliceBudget(STEP_WORK)) : undefined
   // A document holding every group that some document holds is one an all-words search of those
   // groups finds: such documents come first, in its order, whatever their coverage (a record
   // holding every word in its body only weighs less than one titling two of them). The search
@@ -106,7 +106,7 @@ export function* matchBestInSteps(
   }
   // Every document holding every group is in `all.docs`: the page keeps room for the others only.
   const page = new BestPage(size - all.docs.length, ranking)
-  if (levels !== undefined) rankOnBits(plan, levels, request.keep, page)
+  if (levels !== undefined) yield* rankOnBits(plan, levels, request.keep, page)
   else rankTermAtATime(plan, request.keep, page, space)
   const ranked = [...all.docs.map((doc) => ({ doc, mask: fullMask })), ...page.sorted()]
   if (ranked.length === 0) return NOTHING
@@ -147,31 +147,39 @@ const BITS_SHARE = 4
  * documents in ascending order: until the page is full, then every level that may still reach its
  * floor at once, each document held to its exact bound before it is evaluated.
  */
-function rankOnBits(
+function* rankOnBits(
   plan: Plan,
   levels: CoverageLevels,
   keep: ((doc: number) => boolean) | undefined,
   page: BestPage,
-): void {
+): Steps<void> {
+  yield* levels.countInSteps()
   const fullMask = plan.fullMask
-  const evaluate = (low: number, high: number) => {
+  // A document evaluated costs a check of each group, as in an all-words search (match.ts); one its
+  // bound or the filter leaves out, one check.
+  const checks = new SliceBudget(STEP_CHECKS)
+  const groups = plan.groupCount
+  function* evaluate(low: number, high: number): Steps<void> {
     plan.rewind()
     for (const w of levels.wordsReaching(low)) {
       for (let bits = levels.within(w, low, high); bits !== 0; bits = (bits & (bits - 1)) >>> 0) {
         const doc = lowestDoc(w, bits)
-        if (keep !== undefined && !keep(doc)) continue
         const floor = page.full ? page.floor : 0
-        if (levels.bound(doc) + BOUND_SLACK < floor) continue
+        if ((keep !== undefined && !keep(doc)) || levels.bound(doc) + BOUND_SLACK < floor) {
+          if (checks.spend(1)) yield
+          continue
+        }
         const found = plan.covers(doc, floor)
         if (found !== undefined && found.mask !== fullMask) page.offer(doc, found)
+        if (checks.spend(groups)) yield
       }
     }
   }
   let level = levels.top
-  for (; level > 0 && !page.full; level--) evaluate(level, level)
+  for (; level > 0 && !page.full; level--) yield* evaluate(level, level)
   let reachable = level
   while (reachable > 0 && levels.reach(reachable) + BOUND_SLACK >= page.floor) reachable--
-  if (reachable < level) evaluate(reachable + 1, level)
+  if (reachable < level) yield* evaluate(reachable + 1, level)
 }
 
 /**

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { createRng, hashSeed, sfc32 } from '../../../scripts/corpus/prng.js'
 import { CoverageLevels } from './coverage-levels.js'
+import { SliceBudget } from './steps.js'
 import { DensePostings, type TermPostings } from './dense-postings.js'
 import { BOUND_SLACK, Plan, type FieldStats, type TermGroup } from './match-plan.js'
 import type { Postings } from './postings.js'
@@ -74,7 +75,7 @@ describe('best match levels on bits', () => {
       const groups = Array.from({ length: 1 + below(12) }, () => randomGroup(terms, simple))
       const plan = Plan.forBest(groups, postingsOf, stats)
       if (plan === undefined) continue
-      const levels = new CoverageLevels(plan)
+      const levels = CoverageLevels.of(plan)
       const expected = new Map<number, number>()
       const wrong: string[] = []
       const queryGroup = (g: number) => groups[31 - Math.clz32(plan.bitOf(g))]!
@@ -106,7 +107,7 @@ describe('best match levels on bits', () => {
       const groups = Array.from({ length: 1 + below(10) }, () => randomGroup(terms, round % 2 === 0))
       const plan = Plan.forBest(groups, postingsOf, stats)
       if (plan === undefined) continue
-      const levels = new CoverageLevels(plan)
+      const levels = CoverageLevels.of(plan)
       const keep = round % 3 === 0 ? (doc: number) => doc % 3 !== 0 : undefined
       // A random non-empty set of the plan's groups, as query bits.
       let mask = 0
@@ -131,7 +132,7 @@ describe('best match levels on bits', () => {
       const groups = Array.from({ length: 2 + below(8) }, () => randomGroup(terms, simple))
       const plan = Plan.forBest(groups, postingsOf, stats)
       if (plan === undefined) continue
-      const levels = new CoverageLevels(plan)
+      const levels = CoverageLevels.of(plan)
       levels.wordsReaching(0)
       plan.rewind()
       const wrong: string[] = []
@@ -149,5 +150,31 @@ describe('best match levels on bits', () => {
       }
       expect(wrong).toEqual([])
     }
+  })
+
+  it('are the same read in small slices as at once, and yield between them', () => {
+    let yielded = 0
+    for (let round = 0; round < 30; round++) {
+      const documentCount = 200 + below(700)
+      const terms = 12
+      const { postingsOf, stats } = randomIndex(documentCount, terms)
+      const groups = Array.from({ length: 2 + below(8) }, () => randomGroup(terms, round % 2 === 0))
+      const plan = Plan.forBest(groups, postingsOf, stats)
+      if (plan === undefined) continue
+      const whole = CoverageLevels.of(plan)
+      // A slice of a few words: reading the holders and counting the levels each yield many times.
+      const steps = CoverageLevels.inSteps(plan, undefined, new SliceBudget(1 + below(64)))
+      let next = steps.next()
+      for (; next.done !== true; next = steps.next()) yielded++
+      const sliced = next.value
+      const counting = sliced.countInSteps()
+      while (counting.next().done !== true) yielded++
+      for (let level = 0; level <= whole.top; level++) {
+        expect([...sliced.wordsReaching(level)]).toEqual([...whole.wordsReaching(level)])
+        for (let w = 0; w < whole.words; w++)
+          expect(sliced.within(w, level, level)).toBe(whole.within(w, level, level))
+      }
+    }
+    expect(yielded).toBeGreaterThan(100)
   })
 })

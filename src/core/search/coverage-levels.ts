@@ -13,6 +13,7 @@
 import type { CandidateSpace } from './candidate-space.js'
 import { countBits, popcount } from './dense-postings.js'
 import { TITLE_COVER, type Plan } from './match-plan.js'
+import { runThrough, SliceBudget, type Steps } from './steps.js'
 
 /**
  * What holding a group, and holding it in the title, add to a document's level: a title adds half
@@ -44,7 +45,25 @@ export class CoverageLevels {
   readonly #heaviest: number
   #counted = false
 
-  constructor(plan: Plan, space?: CandidateSpace) {
+  /** The levels of `plan`'s documents, every group's holders read at once (tests; a search reads them in steps). */
+  static of(plan: Plan, space?: CandidateSpace): CoverageLevels {
+    return runThrough(CoverageLevels.inSteps(plan, space, new SliceBudget(Infinity)))
+  }
+
+  /** The levels of `plan`'s documents, yielding when `budget`'s slice is spent (steps.ts). */
+  static *inSteps(plan: Plan, space: CandidateSpace | undefined, budget: SliceBudget): Steps<CoverageLevels> {
+    const levels = new CoverageLevels(plan, space, budget)
+    const work = { option: levels.#row(2 * levels.#groups), slot: levels.#row(2 * levels.#groups + 1) }
+    for (let g = 0; g < levels.#groups; g++)
+      if (budget.spend(plan.holdersInto(g, levels.#row(g), work))) yield
+    return levels
+  }
+
+  /** The budget the levels are read with: counting them spends it too. */
+  readonly #budget: SliceBudget
+
+  private constructor(plan: Plan, space: CandidateSpace | undefined, budget: SliceBudget) {
+    this.#budget = budget
     this.#plan = plan
     const groups = (this.#groups = plan.groupCount)
     const words = (this.words = (plan.documentCount + 31) >>> 5)
@@ -56,8 +75,6 @@ export class CoverageLevels {
     let heaviest = 0
     for (let g = 0; g < groups; g++) heaviest = Math.max(heaviest, plan.plainWeight(g))
     this.#heaviest = heaviest
-    const work = { option: this.#row(2 * groups), slot: this.#row(2 * groups + 1) }
-    for (let g = 0; g < groups; g++) plan.holdersInto(g, this.#row(g), work)
   }
 
   #row(r: number): Uint32Array {
@@ -94,61 +111,69 @@ export class CoverageLevels {
   /**
    * Reads the titles, adds up every document's level, a word of 32 documents at a time, and notes
    * the highest level of each word; done once, on first need (a query whose all-words search fills
-   * the page needs only the documents of each group).
+   * the page needs only the documents of each group). Yields when the slice of the budget the levels
+   * were read with is spent; `wordsReaching` runs it through if no search did first.
    */
-  #count(): void {
+  *countInSteps(): Steps<void> {
     if (this.#counted) return
-    this.#counted = true
     const rows = this.#rows
     const words = this.words
     const groups = this.#groups
+    const budget = this.#budget
     for (let g = 0; g < groups; g++) {
       const titled = this.#row(groups + g)
       titled.fill(0)
-      this.#plan.titledInto(g, titled)
+      if (budget.spend(words + this.#plan.titledInto(g, titled))) yield
     }
-    for (let w = 0; w < words; w++) {
-      // Bits 0 to 6 of the 32 documents' levels, added to as a ripple-carry adder adds, each
-      // group's documents at bit 1, those with the group in their title at bit 0.
-      let b0 = 0
-      let b1 = 0
-      let b2 = 0
-      let b3 = 0
-      let b4 = 0
-      let b5 = 0
-      let b6 = 0
-      for (let g = 0; g < groups; g++) {
-        const held = rows[g * words + w]!
-        if (held === 0) continue
-        let carry = b1 & held
-        b1 ^= held
-        const titled = rows[(groups + g) * words + w]! & held
-        if (titled !== 0) {
-          const low = b0 & titled
-          b0 ^= titled
-          carry |= b1 & low
-          b1 ^= low
+    // Words added up in a slice: a unit a group a word.
+    const chunk = Math.max(1, Math.min(words, Math.floor(budget.size / groups)))
+    for (let from = 0; from < words; from += chunk) {
+      const to = Math.min(words, from + chunk)
+      for (let w = from; w < to; w++) {
+        // Bits 0 to 6 of the 32 documents' levels, added to as a ripple-carry adder adds, each
+        // group's documents at bit 1, those with the group in their title at bit 0.
+        let b0 = 0
+        let b1 = 0
+        let b2 = 0
+        let b3 = 0
+        let b4 = 0
+        let b5 = 0
+        let b6 = 0
+        for (let g = 0; g < groups; g++) {
+          const held = rows[g * words + w]!
+          if (held === 0) continue
+          let carry = b1 & held
+          b1 ^= held
+          const titled = rows[(groups + g) * words + w]! & held
+          if (titled !== 0) {
+            const low = b0 & titled
+            b0 ^= titled
+            carry |= b1 & low
+            b1 ^= low
+          }
+          let next = b2 & carry
+          b2 ^= carry
+          carry = b3 & next
+          b3 ^= next
+          next = b4 & carry
+          b4 ^= carry
+          carry = b5 & next
+          b5 ^= next
+          b6 ^= carry
         }
-        let next = b2 & carry
-        b2 ^= carry
-        carry = b3 & next
-        b3 ^= next
-        next = b4 & carry
-        b4 ^= carry
-        carry = b5 & next
-        b5 ^= next
-        b6 ^= carry
+        const at = this.#planesAt + w * PLANES
+        rows[at] = b0
+        rows[at + 1] = b1
+        rows[at + 2] = b2
+        rows[at + 3] = b3
+        rows[at + 4] = b4
+        rows[at + 5] = b5
+        rows[at + 6] = b6
+        rows[this.#wordTopAt + w] = highest(rows, at)
       }
-      const at = this.#planesAt + w * PLANES
-      rows[at] = b0
-      rows[at + 1] = b1
-      rows[at + 2] = b2
-      rows[at + 3] = b3
-      rows[at + 4] = b4
-      rows[at + 5] = b5
-      rows[at + 6] = b6
-      rows[this.#wordTopAt + w] = highest(rows, at)
+      if (budget.spend((to - from) * groups)) yield
     }
+    this.#counted = true
   }
 
   /**
@@ -156,7 +181,7 @@ export class CoverageLevels {
    * valid until the next call. The first call counts the levels: `within` and `bound` read them.
    */
   wordsReaching(low: number): Uint32Array {
-    this.#count()
+    runThrough(this.countInSteps())
     const rows = this.#rows
     const into = this.#row(2 * this.#groups + 1)
     let n = 0

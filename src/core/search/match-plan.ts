@@ -4,6 +4,7 @@
  */
 import type { CandidateSpace } from './candidate-space.js'
 import { DensePostings, lengthOf, setBit, type TermPostingsOf } from './dense-postings.js'
+import { runThrough, SliceBudget, type Steps } from './steps.js'
 import { seek, unionOfDocs } from './postings.js'
 
 export type WeightedTerm = { readonly term: number; readonly weight: number }
@@ -93,16 +94,21 @@ function groupWeight(group: TermGroup, size: number, documentCount: number): num
  * Whether some document holds `group`: a group no document holds is left out of a best match, as
  * if it had not been typed (docs/search.md, "Best match"). A one-slot alternative with postings is
  * held; a phrase's words may each be held and never together, so its documents are tried, an
- * all-words search of the group alone that stops at the first document found.
+ * all-words search of the group alone that stops at the first document found, a check a candidate
+ * spent from `checks`.
  */
-function someDocumentHolds(group: TermGroup, postings: TermPostingsOf, stats: FieldStats): boolean {
+function* someDocumentHolds(
+  group: TermGroup,
+  postings: TermPostingsOf,
+  stats: FieldStats,
+  checks: SliceBudget,
+): Steps<boolean> {
   const held = (option: Alternative) =>
     option.slots.length === 1 && option.slots[0]!.some(({ term }) => lengthOf(postings(term)) > 0)
   if (group.some(held)) return true
   const plan = Plan.of([group], postings, stats)
   if (plan === undefined) return false
-  for (const doc of plan.candidates()) if (plan.matches(doc) !== undefined) return true
-  return false
+  return yield* plan.someMatchInSteps(checks)
 }
 
 // BM25 per field, summed with the title boosted ×2: each field is normalised by its own length, so a
@@ -213,12 +219,25 @@ export class Plan {
     postings: TermPostingsOf,
     stats: FieldStats,
   ): Plan | undefined {
+    return runThrough(Plan.forBestInSteps(groups, postings, stats, new SliceBudget(Infinity)))
+  }
+
+  /** `forBest`, yielding when `checks`' slice is spent trying a phrase's documents (`someDocumentHolds`). */
+  static *forBestInSteps(
+    groups: readonly TermGroup[],
+    postings: TermPostingsOf,
+    stats: FieldStats,
+    checks: SliceBudget,
+  ): Steps<Plan | undefined> {
     const usable = rarestFirst(groups, postings).filter(({ group }) =>
       group.some((option) => option.slots.length > 0 && option.slots.every((slot) => slot.length > 0)),
     )
-    const kept = usable
-      .filter(({ group, size }) => size > 0 && someDocumentHolds(group, postings, stats))
-      .slice(0, MAX_BEST_GROUPS)
+    const kept: PlannedGroup[] = []
+    for (const planned of usable) {
+      if (kept.length === MAX_BEST_GROUPS) break
+      if (planned.size > 0 && (yield* someDocumentHolds(planned.group, postings, stats, checks)))
+        kept.push(planned)
+    }
     return kept.length === 0 ? undefined : new Plan(kept, postings, stats)
   }
 
@@ -433,13 +452,19 @@ export class Plan {
    * N/32 words instead of a check per candidate against each group.
    */
   possible(): Uint32Array {
+    return runThrough(this.possibleInSteps(new SliceBudget(Infinity)))
+  }
+
+  /** `possible`, yielding when `budget`'s slice is spent (steps.ts): a group's pass of N/32 words is work. */
+  *possibleInSteps(budget: SliceBudget): Steps<Uint32Array> {
     const words = (this.#stats.titleLength.length + 31) >>> 5
     const all = new Uint32Array(words).fill(0xffffffff)
     const group = new Uint32Array(words)
     const work = { option: new Uint32Array(words), slot: new Uint32Array(words) }
     for (let g = 0; g < this.groupCount; g++) {
-      this.holdersInto(g, group, work)
+      const done = this.holdersInto(g, group, work)
       for (let w = 0; w < words; w++) all[w] = all[w]! & group[w]!
+      if (budget.spend(done + words)) yield
     }
     return all
   }
@@ -447,50 +472,94 @@ export class Plan {
   /**
    * The documents holding group `g`, as bits written into `into` (a bit a document): the union over
    * its alternatives of the intersection of their slots, each the union of its words — exactly the
-   * documents `covers` finds the group in. `work` holds two rows of the same size.
+   * documents `covers` finds the group in. `work` holds two rows of the same size. Gives the work
+   * done, in words of the rows and postings read (a slice's measure, steps.ts).
    */
-  holdersInto(g: number, into: Uint32Array, work: { option: Uint32Array; slot: Uint32Array }): void {
+  holdersInto(g: number, into: Uint32Array, work: { option: Uint32Array; slot: Uint32Array }): number {
     const { option, slot } = work
     into.fill(0)
+    let done = into.length
     for (let o = this.#groupStart[g]!; o < this.#groupStart[g + 1]!; o++) {
       const first = this.#optionStart[o]!
       const end = this.#optionStart[o + 1]!
       // One slot (a word and its forms, the common case): its words go straight into the group.
       if (end - first === 1) {
-        this.#slotInto(first, into)
+        done += this.#slotInto(first, into)
         continue
       }
       option.fill(0xffffffff)
       for (let s = first; s < end; s++) {
         slot.fill(0)
-        this.#slotInto(s, slot)
+        done += this.#slotInto(s, slot) + 2 * slot.length
         for (let w = 0; w < option.length; w++) option[w] = option[w]! & slot[w]!
       }
       for (let w = 0; w < into.length; w++) into[w] = into[w]! | option[w]!
+      done += 2 * into.length
     }
+    return done
   }
 
-  /** Adds the documents of slot `s`'s words to `bits`. */
-  #slotInto(s: number, bits: Uint32Array): void {
+  /** Adds the documents of slot `s`'s words to `bits`; gives the words and postings read. */
+  #slotInto(s: number, bits: Uint32Array): number {
+    let done = 0
     for (let c = this.#slotStart[s]!; c < this.#slotStart[s + 1]!; c++) {
       const dense = this.#dense[c]
       if (dense !== undefined) {
         const member = dense.member
         for (let w = 0; w < bits.length; w++) bits[w] = bits[w]! | member[w]!
+        done += bits.length
       } else {
         const docs = this.#docs[c]!
         for (let i = 0; i < docs.length; i++) setBit(bits, docs[i]!)
+        done += docs.length
       }
     }
+    return done
   }
 
   /**
    * Adds to `bits` the documents whose title holds a word of group `g`: every document `covers`
-   * finds the group in the title of is among them.
+   * finds the group in the title of is among them. Gives the postings read.
    */
-  titledInto(g: number, bits: Uint32Array): void {
-    for (const { docs, titleTf } of this.listsOf(g))
+  titledInto(g: number, bits: Uint32Array): number {
+    let done = 0
+    for (const { docs, titleTf } of this.listsOf(g)) {
       for (let i = 0; i < titleTf.length; i++) if (titleTf[i] !== 0) setBit(bits, docs[i]!)
+      done += titleTf.length
+    }
+    return done
+  }
+
+  /**
+   * Whether some document holds every group: the lists `candidates` unites tried one at a time, in
+   * order, until a document matches (no union made: at 1 000 000 records, making it for a phrase of
+   * two common words cost 8–20 ms where its first document matched). A check a document.
+   */
+  *someMatchInSteps(checks: SliceBudget): Steps<boolean> {
+    let best: (Uint32Array | DensePostings)[] = []
+    let bestSize = Infinity
+    for (let g = 0; g + 1 < this.#groupStart.length; g++) {
+      const { lists, size } = this.#groupLists(g)
+      if (size < bestSize) [best, bestSize] = [lists, size]
+    }
+    const cost = this.groupCount
+    for (const list of best) {
+      this.rewind()
+      if (list instanceof Uint32Array) {
+        for (let i = 0; i < list.length; i++) {
+          if (this.matches(list[i]!) !== undefined) return true
+          if (checks.spend(cost)) yield
+        }
+        continue
+      }
+      const member = list.member
+      for (let w = 0; w < member.length; w++)
+        for (let bits = member[w]!; bits !== 0; bits = (bits & (bits - 1)) >>> 0) {
+          if (this.matches((w << 5) + 31 - Math.clz32(bits & -bits)) !== undefined) return true
+          if (checks.spend(cost)) yield
+        }
+    }
+    return false
   }
 
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */

@@ -11,7 +11,7 @@ import type { CandidateSpace } from './candidate-space.js'
 import { GroupScratch, isFlatGroup, matchOneGroup, type RunOf } from './match-one-group.js'
 import { Plan, type FieldStats, type Ranking, type TermGroup } from './match-plan.js'
 import { bitsInto, countBits, hasBit, type TermPostingsOf } from './dense-postings.js'
-import { runThrough, type Steps } from './steps.js'
+import { runThrough, SliceBudget, STEP_WORK, type Steps } from './steps.js'
 import { topKOf } from './top-k.js'
 
 export type { Alternative, FieldStats, Ranking, TermGroup, WeightedTerm } from './match-plan.js'
@@ -101,7 +101,7 @@ export function* matchWithPlanInSteps(
   // first a word of 32 documents at a time (match-plan.ts, `possible`).
   const possible =
     holdingEvery === undefined && candidates.length * POSSIBLE_SHARE > stats.titleLength.length
-      ? plan.possible()
+      ? yield* plan.possibleInSteps(new SliceBudget(STEP_WORK))
       : undefined
   const checking: Checking = {
     plan,
