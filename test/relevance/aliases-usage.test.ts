@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 340, usedByTheTable: 210 }
+const MEASURED = { entries: 345, usedByTheTable: 223 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -81,7 +81,10 @@ describe('the alias file against the sample and the table', () => {
     // query holds; the bound is held just above the new share, 61 % (207 of 340). Its fourth round's
     // 33 English rows, written from needs before the glossary entries they led to, used three entries
     // no query used before (210 of 340, 61.8 %); the bound moves just above it, with no entry added.
-    expect(used / entries.length).toBeLessThan(0.62)
+    // Its fifth round's 64 rows (English, paraphrase, negation and quantity), written from needs
+    // before any vocabulary change, used 8 entries no query used before, and led to 5 entries, each
+    // with variants no query holds (223 of 345, 64.6 %); the bound moves just above it.
+    expect(used / entries.length).toBeLessThan(0.65)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {
