@@ -61,8 +61,11 @@ export class Catalogues {
  */
 export function reverifyCount(index: RecordIndex, now: Date): number {
   const limit = reverifyLimit(now)
+  // An indexed loop, not for…of: at 1 000 000 records the iterator took 15–26 ms of the catalogue's
+  // first answer of a day, the indexed loop 4–6 ms (NaN, no date, is never below the limit).
+  const verifiedTimes = index.verifiedTimes
   let count = 0
-  for (const verified of index.verifiedTimes) if (verified < limit) count++ // NaN: never
+  for (let i = 0; i < verifiedTimes.length; i++) if (verifiedTimes[i]! < limit) count++
   return count
 }
 
