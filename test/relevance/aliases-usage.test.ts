@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 345, usedByTheTable: 223 }
+const MEASURED = { entries: 345, usedByTheTable: 232 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -83,8 +83,10 @@ describe('the alias file against the sample and the table', () => {
     // no query used before (210 of 340, 61.8 %); the bound moves just above it, with no entry added.
     // Its fifth round's 64 rows (English, paraphrase, negation and quantity), written from needs
     // before any vocabulary change, used 8 entries no query used before, and led to 5 entries, each
-    // with variants no query holds (223 of 345, 64.6 %); the bound moves just above it.
-    expect(used / entries.length).toBeLessThan(0.65)
+    // with variants no query holds (223 of 345, 64.6 %). Its sixth round's 39 rows used 9 more
+    // entries no query used before, with no entry added (232 of 345, 67.2 %); the bound moves just
+    // above it.
+    expect(used / entries.length).toBeLessThan(0.68)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {

@@ -12,7 +12,8 @@
  * was tuned to them, by its engineer: not blind. The 68 after them (from "how many penalty points for
  * running a red light") were written the same way for issue 46's third round, before its changes. The 33 after them
  * (from "what to do if my car breaks down on the motorway") for its fourth round, and the 64 after those (from
- * "how long does it take for alcohol to leave my body") for its fifth, each before its changes.
+ * "how long does it take for alcohol to leave my body") for its fifth, and the 39 after them (from
+ * "can my parents teach me to drive in France") for its sixth, each before its changes.
  *
  * Categories:
  * - keyword: a few words in a learner's vocabulary;
@@ -761,4 +762,43 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['question', 'aucune tolérance pour le cannabis', ['fait-542a3a11778ef8aa'], 'journalist, negation: zero tolerance'],
   ['number', 'enfant de moins de 12 ans à vélo sans casque', ['fait-439b2c0fedf3ef8c'], 'parent, quantity and negation: a child\'s bike helmet'],
   ['question', 'pas de pneus neige en montagne l\'hiver', ['fait-79148f29a2f709e5'], 'driver, negation: no winter tyres'],
+  ['english', 'can my parents teach me to drive in France', ['offer-7de0e796a99f38d2', 'fait-dd90f65734c1601c', 'fait-4f8365290f86b6bc'], 'expat teenager: accompanied driving with parents'],
+  ['english', 'how old must my supervisor be for accompanied driving', ['fait-dd90f65734c1601c'], 'expat parent: the supervisor\'s conditions'],
+  ['english', 'how many kilometres do I need to drive before the test in early learning', ['fait-4f8365290f86b6bc'], 'expat parent: early learning\'s distance'],
+  ['english', 'how long is the practical driving test', ['page-0f09520aec9b489b'], 'expat learner: the practical test\'s length'],
+  ['english', 'what happens during the theory test', ['page-def695adf00a74e5'], 'expat learner: the theory test'],
+  ['english', 'how many questions in the code exam', ['page-def695adf00a74e5'], 'expat learner: the theory test\'s questions'],
+  ['english', 'how many mistakes are allowed in the theory test', ['page-def695adf00a74e5'], 'expat learner: the pass mark'],
+  ['english', 'can I take the driving test in an automatic car', ['offer-83606e56e763026a', 'page-adf31b89cb323c63'], 'expat learner: an automatic licence'],
+  ['english', 'switch from automatic to manual licence', ['offer-1c514448de29b541'], 'expat driver: the bridging course'],
+  ['english', 'refresher lessons for older drivers', ['offer-851232073911bcc1'], 'assistant in English: refresher lessons'],
+  ['english', 'how much does one extra driving lesson cost', ['offer-cace94733b1a75e7'], 'expat learner: an extra hour'],
+  ['english', 'book a driving lesson online', ['page-a2013a0743846d2d'], 'expat learner: online booking'],
+  ['english', 'where is the driving school located', ['page-e99e9eca8d71517e', 'brand-16395a25a8264e91'], 'tourist: the school\'s address'],
+  ['english', 'who is the head of the school', ['person-307dccedb9f3abfe'], 'journalist in English: the school\'s director'],
+  ['english', 'is there an intensive course', ['offer-3198e1f3a2016b58'], 'expat learner: an intensive course'],
+  ['english', 'insurance is more expensive for young drivers why', ['page-09207d65fa929d89'], 'expat parent: young drivers\' insurance'],
+  ['english', 'first time on the motorway alone tips', ['page-37d8da67937df2fa'], 'new driver in English: the motorway alone'],
+  ['english', 'driving at night for the first time', ['page-4fb31df5b5777c38', 'page-22078bd07e2ab3af'], 'new driver in English: first night drive'],
+  ['english', 'eco driving tips to save fuel', ['page-9b0ff5157d4a8033', 'expertise-fait-bcf1efe9ddb26592'], 'expat driver: eco-driving'],
+  ['english', 'charging an electric car on a long trip', ['page-f0d8e7613215e340'], 'expat driver: an electric car\'s long trip'],
+  ['english', 'travelling with a dog in the car', ['page-93261c1f17c7b713'], 'tourist: a dog in the car'],
+  ['english', 'road trip with kids tips', ['page-967b2ac2ec77e473'], 'tourist parent: a holiday drive with children'],
+  ['english', 'carpooling rules', ['page-1e57124ab8811e85'], 'expat: carpooling'],
+  ['english', 'what does a yellow diamond sign mean', ['fait-01fa74b7e837a6ce'], 'expat learner: the priority road sign'],
+  ['english', 'what does an upside down triangle sign mean', ['fait-9be92968cd7804f6', 'page-1cc6b7dfdc9fc04f'], 'expat learner: the give-way sign by its shape'],
+  ['english', 'what does a red circle sign mean', ['page-156de0b338ee219d', 'page-d92d78483a06f03f'], 'expat learner: prohibition signs by their shape'],
+  ['english', 'what does the blue square sign mean', ['page-9d5e6f1b0f02597f'], 'expat learner: information signs by their shape'],
+  ['english', 'the sign with a white bar on a red background', ['fait-e6d83339c7b781c1', 'page-156de0b338ee219d'], 'expat learner: no entry by its look'],
+  ['paraphrase', 'le panneau rouge avec une barre blanche', ['fait-e6d83339c7b781c1', 'page-156de0b338ee219d'], 'learner: no entry by its look'],
+  ['paraphrase', 'les flèches par terre qui demandent de se rabattre', ['page-0c00264e0d126824'], 'learner: the pull-in arrows by their look'],
+  ['paraphrase', 'le feu qui passe au rouge quand j\'arrive', ['page-bdcfb658ae8ab093'], 'learner: a light changing as one arrives'],
+  ['paraphrase', 'les lignes en zigzag jaunes devant l\'arrêt de bus', ['page-f12549e92750205f', 'page-eafd6847a82f7fcf'], 'learner: the bus stop\'s zigzag markings'],
+  ['question', 'la voiture devant freine d\'un coup', ['expertise-fait-d803121a0b8573aa', 'page-222b1e4f87c7ea2f', 'fait-bf14b777caeb13b5'], 'learner: the car ahead brakes hard'],
+  ['paraphrase', 'le camion qui ne me voit pas quand je suis à côté', ['page-ed69313885c90d7f'], 'learner: a lorry\'s blind spots without their name'],
+  ['question', 'la chaussée est glissante à cause du gel le matin', ['page-db5074fda18eb0eb', 'page-da33ad8db97e2222'], 'learner: morning frost'],
+  ['question', 'je n\'ai pas vu le piéton qui traversait', ['fait-220d13b69fd25710', 'page-e09ff78e24d9c171'], 'learner, negation: a pedestrian not seen'],
+  ['question', 'je ne sais pas qui a la priorité au rond-point', ['page-fb2c13609e57daaf', 'expertise-fait-5d155eb2c59dc8f3'], 'learner, negation: roundabout priority'],
+  ['question', 'je n\'ai jamais conduit sur autoroute', ['page-37d8da67937df2fa', 'page-fd75ec70c02a74bb'], 'new driver, negation: never on a motorway'],
+  ['question', 'aucun accident depuis trois ans, je récupère mes points', ['fait-dfc70f2f0b32bacc'], 'driver, negation: points back after three years'],
 ]
