@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 345, usedByTheTable: 232 }
+const MEASURED = { entries: 347, usedByTheTable: 243 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -84,9 +84,11 @@ describe('the alias file against the sample and the table', () => {
     // Its fifth round's 64 rows (English, paraphrase, negation and quantity), written from needs
     // before any vocabulary change, used 8 entries no query used before, and led to 5 entries, each
     // with variants no query holds (223 of 345, 64.6 %). Its sixth round's 39 rows used 9 more
-    // entries no query used before, with no entry added (232 of 345, 67.2 %); the bound moves just
+    // entries no query used before, with no entry added (232 of 345, 67.2 %). Its seventh round's
+    // 32 rows used 9 more, and led to 2 entries (243 of 347, 70.0 %): as the table grows towards the
+    // domain's needs, more of the entries written for the domain meet a query. The bound moves just
     // above it.
-    expect(used / entries.length).toBeLessThan(0.68)
+    expect(used / entries.length).toBeLessThan(0.71)
   })
 
   it('leads somewhere: every phrase a one-way entry finds, and some phrase of a two-way one, is held by a record', () => {

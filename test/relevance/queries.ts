@@ -13,7 +13,9 @@
  * running a red light") were written the same way for issue 46's third round, before its changes. The 33 after them
  * (from "what to do if my car breaks down on the motorway") for its fourth round, and the 64 after those (from
  * "how long does it take for alcohol to leave my body") for its fifth, and the 39 after them (from
- * "can my parents teach me to drive in France") for its sixth, each before its changes.
+ * "can my parents teach me to drive in France") for its sixth, and the 32 after those (from "The user
+ * asks whether coffee or a cold shower helps sober up before driving") for its seventh, each before
+ * its changes.
  *
  * Categories:
  * - keyword: a few words in a learner's vocabulary;
@@ -801,4 +803,36 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['question', 'je ne sais pas qui a la priorité au rond-point', ['page-fb2c13609e57daaf', 'expertise-fait-5d155eb2c59dc8f3'], 'learner, negation: roundabout priority'],
   ['question', 'je n\'ai jamais conduit sur autoroute', ['page-37d8da67937df2fa', 'page-fd75ec70c02a74bb'], 'new driver, negation: never on a motorway'],
   ['question', 'aucun accident depuis trois ans, je récupère mes points', ['fait-dfc70f2f0b32bacc'], 'driver, negation: points back after three years'],
+  ['agent', 'The user asks whether coffee or a cold shower helps sober up before driving', ['expertise-fait-184804025dea8916', 'page-0e81fec28cdfb1e6'], 'assistant in English: sobering-up myths'],
+  ['agent', 'User wants to know what the pictograms on medicine boxes mean for drivers', ['page-4376b07eef687315'], 'assistant in English: medicine pictograms'],
+  ['agent', 'User asks if they need glasses to pass the driving licence eyesight requirement', ['page-6dccf88ec3803eb6'], 'assistant in English: eyesight'],
+  ['agent', 'The user wants to know how to behave when a tram is coming at a crossing', ['page-61798c406241c7f3'], 'assistant in English: trams'],
+  ['english', 'Can I drive in the bus lane to turn right', ['page-eafd6847a82f7fcf'], 'expat: bus lanes'],
+  ['english', 'how to overtake a tractor on a country road', ['page-97dfe22b33029784'], 'tourist: tractors'],
+  ['english', 'what should I do when I meet horse riders on the road', ['page-b84d3a0ab391bf73'], 'tourist: horse riders'],
+  ['english', 'how to drive past a school bus that has stopped', ['page-f12549e92750205f'], 'expat parent: a stopped school bus'],
+  ['english', 'where should I stop for a break on a long motorway drive', ['page-0bf4d15533f80a19', 'expertise-fait-a23bc77253420ba4'], 'tourist: motorway breaks'],
+  ['english', 'how do I leave the motorway safely', ['page-baf416f4891c2b9d', 'page-fd75ec70c02a74bb'], 'tourist: leaving the motorway'],
+  ['english', 'what to do if the road is flooded during a storm', ['page-cc5debf98ff90abc'], 'tourist: flooded roads'],
+  ['english', 'how to use engine braking going down a mountain', ['page-7c4c7c2d3ffcc6aa'], 'tourist: mountain descents'],
+  ['english', 'what does ABS do when I brake hard', ['page-98e123ac3210f596'], 'expat learner: ABS'],
+  ['english', 'how do I adjust my headlights', ['page-0782c5ab73269060'], 'expat driver: headlight adjustment'],
+  ['english', 'what is lane keeping assist', ['page-500d73c8e9fcf827'], 'expat driver: driver aids'],
+  ['english', 'what number do I call for an ambulance in France', ['page-5ca8fca885440005'], 'tourist: emergency numbers'],
+  ['english', 'how to put someone in the recovery position', ['page-8c58052407301970'], 'learner abroad: the recovery position'],
+  ['english', 'someone is bleeding heavily what do I do', ['page-88510116f5f8bd98'], 'learner abroad: heavy bleeding'],
+  ['english', 'I witnessed an accident what should I do', ['page-61f152b25341e7be'], 'tourist: a witness'],
+  ['english', 'how do I protect the scene of an accident', ['page-cb2c3d0e2804959e'], 'learner abroad: protecting the scene'],
+  ['english', 'what are the symptoms of drowsiness while driving', ['expertise-fait-a23bc77253420ba4', 'page-848629837fdbff57'], 'expat driver: drowsiness'],
+  ['english', 'does cannabis stay in your system for days', ['page-0f3b262b3e6d72de', 'fait-542a3a11778ef8aa'], 'expat learner: cannabis'],
+  ['paraphrase', 'la voiture qui tire d\'un côté quand je freine', ['page-98e123ac3210f596'], 'learner: a car pulling to one side under braking'],
+  ['paraphrase', 'le bruit quand je freine fort et la pédale vibre', ['page-98e123ac3210f596'], 'learner: ABS without its name'],
+  ['paraphrase', 'l\'aiguille de température monte dans le rouge', ['page-d6e14f0199071c6e'], 'driver: the temperature gauge'],
+  ['paraphrase', 'la lumière en forme de batterie s\'allume', ['page-d6e14f0199071c6e'], 'driver: the battery light by its look'],
+  ['paraphrase', 'le pneu est tout mou', ['page-09f1795c62d75d96', 'page-dd238a6a1139e4d7'], 'driver: a soft tyre'],
+  ['paraphrase', 'je vois flou la nuit à cause des phares en face', ['page-22078bd07e2ab3af'], 'driver: glare at night'],
+  ['question', 'mes enfants se chamaillent à l\'arrière et je me retourne', ['page-848629837fdbff57', 'page-967b2ac2ec77e473'], 'parent: distraction by the children'],
+  ['question', 'je regarde mon téléphone au feu rouge', ['fait-125b5ac02b35114a'], 'learner: the phone at a red light'],
+  ['paraphrase', 'la voiture derrière me colle', ['page-222b1e4f87c7ea2f', 'fait-bf14b777caeb13b5'], 'driver: tailgating without its name'],
+  ['question', 'je n\'arrive pas à faire mon créneau', ['page-0625c8278817b02d', 'expertise-fait-7a734c32dcb33de1'], 'learner, negation: parallel parking'],
 ]
