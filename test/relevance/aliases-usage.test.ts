@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 357, usedByTheTable: 248 }
+const MEASURED = { entries: 360, usedByTheTable: 248 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -88,7 +88,9 @@ describe('the alias file against the sample and the table', () => {
     // 32 rows used 9 more, and led to 2 entries (243 of 347, 70.0 %): as the table grows towards the
     // domain's needs, more of the entries written for the domain meet a query. The bound moves just
     // above it. Ten entries for conjugated verbs followed (248 of 357, 69.5 %), written from what
-    // drivers type, not from the table (test/relevance/verb-forms.test.ts).
+    // drivers type, not from the table (test/relevance/verb-forms.test.ts), and three for words
+    // corrected into others or read as nothing (jante, ordonnance, ralentisseur), used by no row
+    // (248 of 360, 68.9 %).
     expect(used / entries.length).toBeLessThan(0.71)
   })
 
