@@ -57,6 +57,8 @@ const EVERYDAY_WORDS = [
   'parallel park', 'bay parking', 'roundabout exit', 'slip road', 'overtaking lane', 'motorway services',
   'rest area', 'toll road', 'speed limit sign', 'school zone', 'pedestrian zone', 'cycle lane', 'bus lane',
   'tram lines', 'level crossing',
+  // Words of a question's frame that name what is asked (how far: a distance; within: a « délai »).
+  'how far', 'how close', 'too close', 'wide', 'deadline', 'time limit', 'how much time', 'at least',
 ]
 
 describe('everyday English words of the domain', () => {
