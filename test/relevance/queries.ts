@@ -14,8 +14,9 @@
  * (from "what to do if my car breaks down on the motorway") for its fourth round, and the 64 after those (from
  * "how long does it take for alcohol to leave my body") for its fifth, and the 39 after them (from
  * "can my parents teach me to drive in France") for its sixth, and the 32 after those (from "The user
- * asks whether coffee or a cold shower helps sober up before driving") for its seventh, each before
- * its changes.
+ * asks whether coffee or a cold shower helps sober up before driving") for its seventh, and the 16
+ * after those (from "what do the little lights behind the steering wheel mean"), English
+ * descriptions, in the same round, each before its changes.
  *
  * Categories:
  * - keyword: a few words in a learner's vocabulary;
@@ -835,4 +836,20 @@ export const RELEVANCE_TABLE: TableRow[] = [
   ['question', 'je regarde mon téléphone au feu rouge', ['fait-125b5ac02b35114a'], 'learner: the phone at a red light'],
   ['paraphrase', 'la voiture derrière me colle', ['page-222b1e4f87c7ea2f', 'fait-bf14b777caeb13b5'], 'driver: tailgating without its name'],
   ['question', 'je n\'arrive pas à faire mon créneau', ['page-0625c8278817b02d', 'expertise-fait-7a734c32dcb33de1'], 'learner, negation: parallel parking'],
+  ['paraphrase', 'what do the little lights behind the steering wheel mean', ['page-d6e14f0199071c6e'], 'expat driver: the dashboard\'s warning lights by their look'],
+  ['paraphrase', 'the red light with an engine shape on my dashboard', ['page-d6e14f0199071c6e'], 'expat driver: the engine warning light'],
+  ['paraphrase', 'an orange light came on in front of me while driving', ['page-d6e14f0199071c6e'], 'tourist: a warning light coming on'],
+  ['english', 'what does the red eight sided sign mean', ['page-1cc6b7dfdc9fc04f', 'fait-2195dd5b0ff4b39d'], 'expat learner: the stop sign by its shape'],
+  ['english', 'what does a blue circle with a white arrow mean', ['page-6ea4d0aeaf60024f'], 'expat learner: mandatory direction signs'],
+  ['english', 'what does a white triangle with a red border mean', ['page-905f5ebd77458073'], 'expat learner: warning signs'],
+  ['english', 'the sign with a red circle and a car inside', ['page-156de0b338ee219d'], 'expat learner: a prohibition sign by its look'],
+  ['paraphrase', 'the white line across the road where I must stop', ['fait-279344c4e01baa66', 'fait-2195dd5b0ff4b39d', 'page-1cc6b7dfdc9fc04f'], 'expat learner: the stop line by its look'],
+  ['english', 'the flashing amber light at a junction', ['page-bf30f40bf6111ae0'], 'tourist: a flashing amber light'],
+  ['english', 'the yellow diamond sign on a pole', ['fait-01fa74b7e837a6ce'], 'expat learner: the priority road sign'],
+  ['english', 'when the light turns yellow should I stop', ['page-1cc6b7dfdc9fc04f', 'page-bdcfb658ae8ab093'], 'expat learner: the amber light'],
+  ['paraphrase', 'a car with a blue flashing light behind me', ['fait-2b331f1c3e6bf7a6', 'page-367e751ef549f31a'], 'tourist: an emergency vehicle by its lights'],
+  ['paraphrase', 'the police officer waving at me to stop', ['page-bc4d1935376e8e19', 'fait-6c3e8059ef1a9526'], 'tourist: an officer\'s signals'],
+  ['english', 'what to do if an animal jumps in front of the car', ['page-b84d3a0ab391bf73', 'page-d347b15fbb81df23'], 'tourist: an animal on the road'],
+  ['english', 'the car slides on ice what do I do', ['page-db5074fda18eb0eb'], 'tourist: ice'],
+  ['paraphrase', 'the steering wheel shakes when I brake', ['page-98e123ac3210f596'], 'expat driver: vibrations under braking'],
 ]

@@ -41,10 +41,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [30, 31, 6],
     agent: [5, 5, 59],
     number: [55, 56, 3],
-    english: [131, 141, 52],
-    paraphrase: [33, 34, 51],
+    english: [137, 147, 54],
+    paraphrase: [36, 37, 54],
     entity: [22, 25, 8],
-    all: [502, 526, 226],
+    all: [511, 535, 231],
   },
   best: {
     keyword: [67, 67, 0],
@@ -56,10 +56,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [34, 39, 0],
     agent: [59, 64, 0],
     number: [58, 59, 0],
-    english: [178, 193, 0],
-    paraphrase: [78, 89, 0],
+    english: [186, 202, 0],
+    paraphrase: [83, 96, 0],
     entity: [29, 35, 0],
-    all: [703, 765, 0],
+    all: [716, 781, 0],
   },
 }
 
@@ -204,6 +204,12 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #7, without «stay in your system», «days»; "Stress, colère et émotions au volant" comes first, without «cannabis»: «in your system» reads «éliminer» and «days» «jours», which the cannabis lesson does not hold (it says the effects last «plusieurs heures»); two context words outweigh the one that names the drug (rarity against context)',
   "la lumière en forme de batterie s'allume":
     'the answer is #6; "Brouillard : voir et être vu" comes first, holding every word: the dashboard lesson holds neither «lumière» nor «allume»; a light told by its shape is read as «voyant» only when the phrase is whole («lumière qui s\'allume»)',
+  'an orange light came on in front of me while driving':
+    'the answer is #5; "Écran dans le champ de vision du conducteur : interdit sauf aide à la conduite" comes first, holding every word: «an orange light came on» reads «voyant», but «in front of me» reads «devant», which the dashboard lesson does not hold (rarity against context)',
+  'what to do if an animal jumps in front of the car':
+    'the answer is #6, without «front», «car»; "Les panneaux de signalisation : formes et couleurs" comes first, holding every word: «animal jumps» reads «animaux» and «faune sauvage», which the signs lesson holds too (the wild-animal warning sign) beside «devant» and «véhicule»; the animals lessons hold neither (rarity against context)',
+  'the steering wheel shakes when I brake':
+    'the answer is #3, without «steering wheel»; "Reprendre le volant après des années sans conduire" comes first, without «shakes»: «steering wheel» reads «volant», which the braking lesson does not hold beside its «vibrations»',
 }
 
 describe('relevance table', () => {
