@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 360, usedByTheTable: 249 }
+const MEASURED = { entries: 362, usedByTheTable: 249 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -90,7 +90,8 @@ describe('the alias file against the sample and the table', () => {
     // above it. Ten entries for conjugated verbs followed (248 of 357, 69.5 %), written from what
     // drivers type, not from the table (test/relevance/verb-forms.test.ts), and three for words
     // corrected into others or read as nothing (jante, ordonnance, ralentisseur), used by no row
-    // (248 of 360, 68.9 %); 16 English descriptions after them used one more (249 of 360, 69.2 %).
+    // (248 of 360, 68.9 %); 16 English descriptions after them used one more (249 of 360, 69.2 %),
+    // and two entries for accompanied driving followed, used by no row (249 of 362, 68.8 %).
     expect(used / entries.length).toBeLessThan(0.71)
   })
 
