@@ -31,8 +31,8 @@ import {
 } from './match-plan.js'
 import { matchWithPlanInSteps, STEP_CHECKS } from './match.js'
 import { runThrough, SliceBudget, STEP_WORK, type Steps } from './steps.js'
-import { CoverageLevels, lowestDoc } from './coverage-levels.js'
-import type { TermPostingsOf } from './dense-postings.js'
+import { CoverageLevels } from './coverage-levels.js'
+import { lowestDoc, type TermPostingsOf } from './dense-postings.js'
 
 export type BestMatchRequest = {
   groups: readonly TermGroup[]

@@ -11,7 +11,7 @@
  * of groups.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { countBits, popcount } from './dense-postings.js'
+import { countBits, lowestDoc, popcount } from './dense-postings.js'
 import { TITLE_COVER, type Plan } from './match-plan.js'
 import { runThrough, SliceBudget, type Steps } from './steps.js'
 
@@ -257,9 +257,4 @@ function highest(rows: Uint32Array, at: number): number {
     top |= 1 << k
   }
   return top
-}
-
-/** The document of the lowest bit set of `bits`, word `w`'s. */
-export function lowestDoc(w: number, bits: number): number {
-  return (w << 5) + 31 - Math.clz32(bits & -bits)
 }

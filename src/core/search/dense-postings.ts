@@ -257,6 +257,11 @@ export function setBit(bits: Uint32Array, index: number): void {
   bits[index >>> 5] = (bits[index >>> 5]! | (1 << (index & 31))) >>> 0
 }
 
+/** The index of the lowest bit set of `bits`, word `w`'s (32 indexes a word). */
+export function lowestDoc(w: number, bits: number): number {
+  return (w << 5) + 31 - Math.clz32(bits & -bits)
+}
+
 /** Whether bit `index` of `bits` is set. */
 export function hasBit(bits: Uint32Array, index: number): boolean {
   return ((bits[index >>> 5]! >>> (index & 31)) & 1) === 1

@@ -3,7 +3,7 @@
  * and whether a document satisfies every word group, with its title tier and BM25 score.
  */
 import type { CandidateSpace } from './candidate-space.js'
-import { DensePostings, lengthOf, setBit, type TermPostingsOf } from './dense-postings.js'
+import { DensePostings, lengthOf, lowestDoc, setBit, type TermPostingsOf } from './dense-postings.js'
 import { runThrough, SliceBudget, type Steps } from './steps.js'
 import { seek, unionOfDocs } from './postings.js'
 
@@ -536,14 +536,8 @@ export class Plan {
    * two common words cost 8–20 ms where its first document matched). A check a document.
    */
   *someMatchInSteps(checks: SliceBudget): Steps<boolean> {
-    let best: (Uint32Array | DensePostings)[] = []
-    let bestSize = Infinity
-    for (let g = 0; g + 1 < this.#groupStart.length; g++) {
-      const { lists, size } = this.#groupLists(g)
-      if (size < bestSize) [best, bestSize] = [lists, size]
-    }
     const cost = this.groupCount
-    for (const list of best) {
+    for (const list of this.#smallestGroupLists()) {
       this.rewind()
       if (list instanceof Uint32Array) {
         for (let i = 0; i < list.length; i++) {
@@ -555,7 +549,7 @@ export class Plan {
       const member = list.member
       for (let w = 0; w < member.length; w++)
         for (let bits = member[w]!; bits !== 0; bits = (bits & (bits - 1)) >>> 0) {
-          if (this.matches((w << 5) + 31 - Math.clz32(bits & -bits)) !== undefined) return true
+          if (this.matches(lowestDoc(w, bits)) !== undefined) return true
           if (checks.spend(cost)) yield
         }
     }
@@ -564,13 +558,18 @@ export class Plan {
 
   /** Documents that may match: those of the smallest slot of each alternative of the smallest group. */
   candidates(space?: CandidateSpace): Uint32Array {
+    return unionOfDocs(this.#smallestGroupLists(), this.#stats.titleLength.length, space)
+  }
+
+  /** The lists of the group with the fewest candidates (`#groupLists`): every match is in one of them. */
+  #smallestGroupLists(): (Uint32Array | DensePostings)[] {
     let best: (Uint32Array | DensePostings)[] = []
     let bestSize = Infinity
     for (let g = 0; g + 1 < this.#groupStart.length; g++) {
       const { lists, size } = this.#groupLists(g)
       if (size < bestSize) [best, bestSize] = [lists, size]
     }
-    return unionOfDocs(best, this.#stats.titleLength.length, space)
+    return best
   }
 
   /** What `doc` holds when it satisfies every group (see `Match`), else undefined. Documents must come in ascending order. */
