@@ -88,7 +88,7 @@ describe('the alias file against the sample and the table', () => {
     // 32 rows used 9 more, and led to 2 entries (243 of 347, 70.0 %): as the table grows towards the
     // domain's needs, more of the entries written for the domain meet a query. The bound moves just
     // above it. Ten entries for conjugated verbs followed (248 of 357, 69.5 %), written from what
-    // drivers type, not from the table (test/relevance/verb-forms.test.ts), and three for words
+    // drivers type, not from the table (test/relevance/everyday-words.test.ts), and three for words
     // corrected into others or read as nothing (jante, ordonnance, ralentisseur), used by no row
     // (248 of 360, 68.9 %); 16 English descriptions after them used one more (249 of 360, 69.2 %),
     // and two entries for accompanied driving followed, used by no row (249 of 362, 68.8 %).
