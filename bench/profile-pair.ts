@@ -5,9 +5,11 @@
  * measured load is divided by the requests answered meanwhile, and the functions whose cost per
  * request differs most are printed (µs per request, each side and the difference), with the
  * process's whole CPU per request beside them. `--rounds N` starts each configuration N times
- * (alternating), since one process's state can move its cost (docs/benchmarks.md).
+ * (alternating), since one process's state can move its cost (docs/benchmarks.md). `replay` as the
+ * second names the floor, replaying the first configuration's recorded answers to the same mix.
  *
  *   node --import tsx bench/profile-pair.ts --pair off,memory --duration 6 --node 26 [--rounds 2]
+ *   node --import tsx bench/profile-pair.ts --pair off,replay --duration 6 --node 26
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,9 +17,10 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { groupCpuSeconds, snapshot } from './lib/cpu.js'
 import { planApiMix, resolveMix, sampleCorpus } from './lib/mix.js'
-import { toLuaMix } from './lib/mix-file.js'
+import { toLuaMix, type MixRequest } from './lib/mix-file.js'
 import { freePort, installCleanupHandlers, onCleanup, stop, stopAll } from './lib/processes.js'
 import { summariseProfileFile, type ProfileRow } from './lib/profile.js'
+import { recordAnswers } from './lib/record-answers.js'
 import { deleteRedisPrefix, uniqueRedisPrefix } from './lib/redis.js'
 import { resolveServerNode } from './lib/server-node.js'
 import { startServer, type ServerId } from './lib/servers.js'
@@ -34,6 +37,7 @@ const { values } = parseArgs({
 })
 const ids = values.pair.split(',') as ServerId[]
 if (ids.length !== 2) throw new Error('profile-pair: --pair takes two configurations, e.g. off,memory')
+if (ids[0] === 'replay') throw new Error('profile-pair: name the service first, e.g. off,replay')
 const durationS = Number(values.duration)
 const CONNECTIONS = 32
 const ROOT = resolve(import.meta.dirname, '..')
@@ -44,6 +48,9 @@ onCleanup(() => rmSync(workDir, { recursive: true, force: true }))
 const redisPrefix = uniqueRedisPrefix()
 onCleanup(async () => void (await deleteRedisPrefix(redisPrefix).catch(() => 0)))
 const node = resolveServerNode(values.node).path
+
+/** The first service's mix and its recorded answers, which the floor (`replay`) sends back. */
+let recorded: { mix: MixRequest[]; answersFile: string } | undefined
 
 type Profiled = {
   cpuUsPerRequest: number
@@ -58,9 +65,25 @@ async function profileOnce(id: ServerId, round: number): Promise<Profiled> {
   mkdirSync(cpuProfDir)
   const startedAt = performance.now()
   const ctx = { root: ROOT, node, workDir, port: await freePort(), records: join(ROOT, 'data/records.json') }
-  const server = await startServer(id, { ...ctx, redisPrefix, cpuProfDir })
+  if (id === 'replay' && recorded === undefined) throw new Error('profile-pair: replay needs a service first')
+  const server = await startServer(id, {
+    ...ctx,
+    redisPrefix,
+    cpuProfDir,
+    answersFile: recorded?.answersFile,
+  })
   const mix = join(workDir, `mix-${id}-${round}.lua`)
-  writeFileSync(mix, toLuaMix(await resolveMix(server.url, planApiMix(await sampleCorpus(server.url)))))
+  if (id === 'replay') writeFileSync(mix, toLuaMix(recorded!.mix))
+  else {
+    const requests = await resolveMix(server.url, planApiMix(await sampleCorpus(server.url)))
+    writeFileSync(mix, toLuaMix(requests))
+    // The floor replays what a service answered to the same mix (bench/targets/replay.ts).
+    if (recorded === undefined) {
+      const answersFile = join(workDir, 'answers.json')
+      writeFileSync(answersFile, JSON.stringify(await recordAnswers(server.url, requests)))
+      recorded = { mix: requests, answersFile }
+    }
+  }
   const load = (s: number) =>
     runWrk({ url: server.url, mixFile: mix, durationS: s, connections: CONNECTIONS })
   await load(3)

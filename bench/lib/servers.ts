@@ -69,9 +69,10 @@ function serviceEnv(id: ServerId, ctx: ServerContext): NodeJS.ProcessEnv {
 /** Command and arguments that start server `id` on ctx.port, 127.0.0.1 only. */
 function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.ProcessEnv?] {
   const port = String(ctx.port)
+  const prof = ctx.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${ctx.cpuProfDir}`]
   const tsxTarget = (file: string, args: string[]): [string, string[]] => [
     ctx.node,
-    ['--import', 'tsx', resolve(ctx.root, file), '--port', port, ...args],
+    [...prof, '--import', 'tsx', resolve(ctx.root, file), '--port', port, ...args],
   ]
   switch (id) {
     case 'reference':
@@ -83,7 +84,6 @@ function command(id: ServerId, ctx: ServerContext): [string, string[], NodeJS.Pr
     case 'nginx':
       return ['nginx', prepareNginx(join(ctx.workDir, 'nginx'), ctx.port, ctx.body!)]
     default: {
-      const prof = ctx.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${ctx.cpuProfDir}`]
       const args = [
         ...prof,
         resolve(ctx.root, 'dist/cli/main.js'),
