@@ -7,7 +7,8 @@
  *   is answered only after the responses before it, in order;
  * - **bounded memory per connection**: a client that pipelines requests without reading the answers
  *   is not served further while this process still holds unsent bytes for it (its requests wait and
- *   the socket stops being read); a connection making no progress is closed after `stallMs`;
+ *   the socket stops being read); a connection making no progress is closed after `stallMs`
+ *   (watched here, once a second for every connection, rather than by a timer per request);
  * - **a clean drain**: on shutdown, new requests on open connections get 503 + `Connection: close`,
  *   idle connections (slow clients in the middle of their headers included) are closed after a short
  *   grace, requests in flight finish, and everything is closed by a bound.
@@ -47,6 +48,11 @@ type ConnectionState = {
   whenIdle: (() => void)[]
   /** The parser failed: nothing more is read or served on this connection. */
   failed: boolean
+  /** Bytes read and written when the stall watch last saw them move, and when (ms, Date.now). */
+  moved: number
+  movedAt: number
+  /** Requests received so far: a connection that has had none is watched until its first. */
+  received: number
 }
 
 /** How long the responses in flight may take to finish once the parser failed on their connection. */
@@ -83,11 +89,21 @@ export type DrainOptions = {
   boundMs: number
 }
 
+/** Most time between two looks of the stall watch, in ms (a stall is seen within stallMs plus this). */
+const STALL_CHECK_MS = 1_000
+
 export class Connections {
   readonly #sockets = new Set<TrackedSocket>()
   #draining = false
 
-  constructor(private readonly server: Server) {
+  /**
+   * `stallMs`: a connection where nothing moves for that long while it has something to do is closed
+   * (see #watchStalls); none when absent.
+   */
+  constructor(
+    private readonly server: Server,
+    stallMs?: number,
+  ) {
     server.on('connection', (socket: TrackedSocket) => {
       socket[STATE] = {
         inFlight: 0,
@@ -98,10 +114,40 @@ export class Connections {
         onDrain: undefined,
         whenIdle: [],
         failed: false,
+        moved: 0,
+        movedAt: Date.now(),
+        received: 0,
       }
       this.#sockets.add(socket)
       socket.once('close', () => this.#sockets.delete(socket))
     })
+    if (stallMs !== undefined) this.#watchStalls(stallMs)
+  }
+
+  /**
+   * Closes connections where nothing moved (no byte read or written) for `stallMs` while they had
+   * something to do: a response in flight or unsent bytes (a client that stopped reading its
+   * answers, or sending its body), or no request yet. An idle keep-alive connection is Node's to
+   * close (keepAliveTimeout). Why not `server.setTimeout(stallMs)`: Node then re-arms a timer on the
+   * socket at every request, then again for keep-alive at its end, a share of every answer's cost
+   * (bench/profile-pair.ts); a look every second at each connection costs nothing per request, the
+   * way Node itself checks headersTimeout and requestTimeout.
+   */
+  #watchStalls(stallMs: number): void {
+    const look = () => {
+      const now = Date.now()
+      for (const socket of this.#sockets) {
+        const state = socket[STATE]!
+        const moved = socket.bytesRead + socket.bytesWritten
+        const busy = state.inFlight > 0 || socket.writableLength > 0 || state.received === 0
+        if (moved !== state.moved || !busy) {
+          state.moved = moved
+          state.movedAt = now
+        } else if (now - state.movedAt >= stallMs) socket.destroy()
+      }
+    }
+    const timer = setInterval(look, Math.min(STALL_CHECK_MS, Math.max(10, stallMs / 4))).unref()
+    this.server.once('close', () => clearInterval(timer))
   }
 
   /** True once a drain started: new requests are refused with 503. */
@@ -123,6 +169,7 @@ export class Connections {
     // Every socket came through the server's connection event (test/support/in-process.ts too).
     const state = socket[STATE]!
     state.inFlight++
+    state.received++
     state.responses.push(res)
     state.last = req
     const track = { connections: this, socket, state, served: false }

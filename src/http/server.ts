@@ -56,11 +56,10 @@ export function httpServerParts(
         keepAliveTimeout: timeouts.keepAliveMs,
         connectionsCheckingInterval: timeouts.checkEveryMs,
       })
-      server.setTimeout(timeouts.stallMs)
-      // Nothing moved on the connection for stallMs (a client that stopped reading its answers, or
-      // sending its body): close it. Listening here means Node leaves the decision to us.
+      // An idle keep-alive connection timed out (keepAliveTimeout): close it. Listening here means
+      // Node leaves the decision to us. A stalled one is the connections' watch to close (stallMs).
       server.on('timeout', (socket: Socket) => socket.destroy())
-      connections = new Connections(server)
+      connections = new Connections(server, timeouts.stallMs)
       server.on('request', frontDoor({ ...options, connections }, handler))
       server.on('checkExpectation', (req: IncomingMessage, res) => {
         connections!.schedule(req, res, () => {

@@ -53,6 +53,8 @@ it('gives Node the documented defaults when none are set: 10 s for the head, 15 
     headers: DEFAULT_TIMEOUTS.headersMs,
     request: DEFAULT_TIMEOUTS.requestMs,
     keepAlive: DEFAULT_TIMEOUTS.keepAliveMs,
-    idle: DEFAULT_TIMEOUTS.stallMs,
+    // No idle timer per socket: the connections' watch closes a stalled one (connections.ts).
+    idle: 0,
   })
+  expect(DEFAULT_TIMEOUTS.stallMs).toBe(30_000)
 })
