@@ -72,7 +72,8 @@ export const fragmentRefusal = (): ApiError =>
 export function normaliseTarget(raw: string): Target | undefined {
   if (holdsFragment(raw)) return undefined
   let target = raw
-  const absolute = ABSOLUTE_FORM.exec(target)
+  // Origin-form, nearly every target, starts with "/": no scheme to look for.
+  const absolute = raw.startsWith('/') ? null : ABSOLUTE_FORM.exec(target)
   if (absolute !== null) {
     target = target.slice(absolute[0].length)
     if (target === '' || target.startsWith('?')) target = `/${target}`

@@ -82,6 +82,8 @@ export type MemoryStoreOptions = {
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly kind = 'memory'
   readonly #logs = new Map<string, SlidingLog>()
+  /** The key of the last entry of #logs: a client's next request in a row leaves the order as it is. */
+  #newest: string | undefined
   readonly #now: () => number
   readonly #sweepIntervalMs: number
   #lastSweep: number
@@ -104,9 +106,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const windowMs = this.windowMs
     if (now - this.#lastSweep >= this.#sweepIntervalMs) this.sweep(now)
     let log = this.#logs.get(key)
-    if (log === undefined) log = new SlidingLog()
-    else this.#logs.delete(key) // re-inserted below: the Map stays ordered by last activity
-    this.#logs.set(key, log)
+    if (log === undefined) this.#logs.set(key, (log = new SlidingLog()))
+    else if (key !== this.#newest) {
+      // Moved to the end: the Map stays ordered by last activity.
+      this.#logs.delete(key)
+      this.#logs.set(key, log)
+    }
+    this.#newest = key
     log.expire(now - windowMs)
     if (log.size >= limit) {
       return { allowed: false, remaining: 0, resetSeconds: secondsUntilExpiry(log.oldest(), now, windowMs) }
@@ -126,10 +132,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [key, log] of this.#logs) {
       if (log.size > 0 && log.newest() > cutoff) break
       this.#logs.delete(key)
+      if (key === this.#newest) this.#newest = undefined
     }
   }
 
   async close(): Promise<void> {
     this.#logs.clear()
+    this.#newest = undefined
   }
 }
