@@ -94,7 +94,7 @@ describe('word forms and aliases', () => {
   })
   it('find the records\' words for everyday ones: "papiers" finds "documents", "s\'asseoir" finds "place" and "siège"', () => {
     expect(search('papiers contrôle police').results[0]?.record.id).toBe('fait-4af862134e9aa509') // says "ces documents"
-    expect(search("enfant s'asseoir à l'avant").interpretation?.expanded).toContainEqual({
+    expect(search("enfant de 8 ans peut s'asseoir où").interpretation?.expanded).toContainEqual({
       word: 'asseoir',
       with: expect.arrayContaining(['place', 'siège']),
     })
