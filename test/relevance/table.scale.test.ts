@@ -33,7 +33,7 @@ type Floor = [first: number, firstPage: number, zero: number]
 const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
   all: {
     keyword: [65, 65, 2],
-    question: [52, 55, 30],
+    question: [52, 55, 39],
     'word-form': [37, 39, 5],
     'everyday-word': [36, 38, 10],
     misspelling: [24, 25, 0],
@@ -41,14 +41,14 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [30, 31, 6],
     agent: [5, 5, 59],
     number: [55, 56, 3],
-    english: [137, 147, 54],
-    paraphrase: [36, 37, 54],
+    english: [138, 149, 60],
+    paraphrase: [36, 37, 55],
     entity: [22, 25, 8],
-    all: [511, 535, 231],
+    all: [512, 537, 247],
   },
   best: {
     keyword: [67, 67, 0],
-    question: [80, 88, 0],
+    question: [84, 96, 0],
     'word-form': [40, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
@@ -56,10 +56,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [34, 39, 0],
     agent: [59, 64, 0],
     number: [58, 59, 0],
-    english: [186, 202, 0],
-    paraphrase: [83, 96, 0],
+    english: [190, 209, 0],
+    paraphrase: [83, 97, 0],
     entity: [29, 35, 0],
-    all: [716, 781, 0],
+    all: [724, 797, 0],
   },
 }
 
@@ -210,6 +210,26 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #6, without «front», «car»; "Les panneaux de signalisation : formes et couleurs" comes first, holding every word: «animal jumps» reads «animaux» and «faune sauvage», which the signs lesson holds too (the wild-animal warning sign) beside «devant» and «véhicule»; the animals lessons hold neither (rarity against context)',
   'the steering wheel shakes when I brake':
     'the answer is #3, without «steering wheel»; "Reprendre le volant après des années sans conduire" comes first, without «shakes»: «steering wheel» reads «volant», which the braking lesson does not hold beside its «vibrations»',
+  'une biche est sortie du bois devant ma voiture sur la départementale':
+    "the answer is #3, without «bois», «devant», «voiture», «départementale»; \"Ne pas s'engager dans une intersection si l'on risque d'y rester bloqué\" comes first, without «biche», «bois», «départementale»: «sortie», «devant» and «voiture» outweigh «biche» (read as «faune sauvage»); of them only «voiture» is held by half the records, too few to be weighed as context (rarity against context)",
+  'how much are driving lessons in an automatic car':
+    'the answer is #2; "Boîte automatique ou boîte manuelle : comment choisir ?" comes first, holding every word: the gearbox article speaks of lessons and cars too, its title holds «automatique» as the offer\'s does, and reference content ranks before offers (docs/search.md "Ranking")',
+  'le bouton qui garde la vitesse tout seul quand je roule sur la route':
+    'the answer is #3, without «bouton», «seul», «roule»; "Monotonie et hypnose de l\'autoroute" comes first, without «bouton», «roule»: «garde la vitesse» reads «régulateur», which the motorway-hypnosis lesson names too, beside «seul» and «route»',
+  'un tracteur roule lentement devant ma voiture sur la route':
+    'the answer is #2, without «roule», «devant»; "Piétons : enfants et personnes âgées" comes first, without «tracteur»: «roule», «lentement» and «devant», held by 5 to 23 records each and so no context words, outweigh «tracteur» (rarity against context)',
+  'comment passer le péage avec ma voiture quand je pars en vacances':
+    'the answer is #4, without «passer», «pars», «vacances»; "Conduire à l\'étranger avec un permis français" comes first, without «passer», «vacances»: «pars» is corrected into «pays» (a form of «partir» the stemmer does not fold), which the article on driving abroad holds beside «péage» and «voiture»',
+  'un tramway arrive derrière ma voiture en ville':
+    'the answer is #7, without «arrive», «derrière», «voiture»; "Arrêts de bus et transports scolaires" comes first, without «arrive»: the bus stops lesson names the tramway too, beside «derrière», «voiture» and «ville»',
+  'a tram is coming behind my car in town':
+    'the answer is #3, without «coming», «behind», «car»; "Arrêts de bus et transports scolaires" comes first, without «coming», «behind»: the bus stops lesson names the tramway too, beside «car» and «town»',
+  'un sanglier sur la route la nuit en voiture':
+    'no accepted record on the first page: "Conduire de nuit : feux et éblouissement" comes first, without «sanglier»: «route», «nuit» (in its title) and «voiture» outweigh «sanglier» (read as «faune sauvage»), which the wildlife lesson holds with «route» alone (rarity against context)',
+  'a wild boar ran across the road in front of my car at night':
+    'no accepted record on the first page: "Première conduite de nuit après le permis : nos conseils" comes first, without «wild», «boar», «ran», «across»: «road», «front», «car» and «night» (in its title) outweigh «boar» (read as «faune sauvage»), which the animals lessons hold with «road» alone (rarity against context)',
+  'driving through a tunnel in my car on the motorway':
+    'the answer is #2, without «through», «motorway»; "Conduire une voiture électrique" comes first, without «through», «tunnel»: «driving», «car» and «motorway» outweigh «tunnel», and the tunnel lesson does not say «autoroute» (rarity against context)',
 }
 
 describe('relevance table', () => {
