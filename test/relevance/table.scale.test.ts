@@ -48,7 +48,7 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
   },
   best: {
     keyword: [67, 67, 0],
-    question: [84, 96, 0],
+    question: [85, 97, 0],
     'word-form': [40, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
@@ -56,10 +56,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [34, 39, 0],
     agent: [59, 64, 0],
     number: [58, 59, 0],
-    english: [190, 209, 0],
-    paraphrase: [83, 97, 0],
+    english: [190, 210, 0],
+    paraphrase: [84, 97, 0],
     entity: [29, 35, 0],
-    all: [724, 797, 0],
+    all: [726, 799, 0],
   },
 }
 
@@ -170,8 +170,6 @@ const KNOWN_MISSES: Record<string, string> = {
     "the answer is #2, without «long»; \"Permis probatoire : taux d'alcool limité à 0,2 g/l\" comes first, without «long» too: both rules state the suspension for drink driving, their titles «taux d'alcool» and «alcoolémie»; the young drivers' rule ranks first on BM25",
   'who has right of way on a roundabout':
     'the answer is #2; "Priorité à droite et intersections" comes first, holding every word: «right of way» reads «priorité», which its title holds, as the roundabout lesson\'s title holds «giratoire»; BM25 puts the priority lesson first',
-  'un renard a traversé la route devant ma voiture la nuit':
-    'the answer is #8, without «devant», «voiture», «nuit»; "Conduire de nuit : feux et éblouissement" comes first, without «renard», «traversé»: one rare word («renard», read as «faune sauvage») against four common ones (rarity against context)',
   'les lignes jaunes peintes sur la route pendant les travaux':
     'the answer is #2, without «pendant»; "Marquages au sol : lignes continues, discontinues et flèches de rabattement" comes first, holding every word: the markings lesson names the yellow lines of road works too, and says «pendant»',
   'qui accompagne les familles en conduite accompagnée':
@@ -201,7 +199,7 @@ const KNOWN_MISSES: Record<string, string> = {
   'User wants to know what the pictograms on medicine boxes mean for drivers':
     'the answer is #2; "Alcool, stupéfiants et médicaments au volant" comes first, holding every word: the lesson on alcohol, drugs and medicine names the pictograms too; «boxes» reads nothing',
   'does cannabis stay in your system for days':
-    'the answer is #7, without «stay in your system», «days»; "Stress, colère et émotions au volant" comes first, without «cannabis»: «in your system» reads «éliminer» and «days» «jours», which the cannabis lesson does not hold (it says the effects last «plusieurs heures»); two context words outweigh the one that names the drug (rarity against context)',
+    'the answer is #8, without «stay in your system», «days»; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, without «cannabis»: «in your system» reads «éliminer» and «days» «jours», which the cannabis lesson does not hold (it says the effects last «plusieurs heures»); two context words outweigh the one that names the drug (rarity against context)',
   "la lumière en forme de batterie s'allume":
     'the answer is #6; "Brouillard : voir et être vu" comes first, holding every word: the dashboard lesson holds neither «lumière» nor «allume»; a light told by its shape is read as «voyant» only when the phrase is whole («lumière qui s\'allume»)',
   'an orange light came on in front of me while driving':
@@ -224,12 +222,10 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #7, without «arrive», «derrière», «voiture»; "Arrêts de bus et transports scolaires" comes first, without «arrive»: the bus stops lesson names the tramway too, beside «derrière», «voiture» and «ville»',
   'a tram is coming behind my car in town':
     'the answer is #3, without «coming», «behind», «car»; "Arrêts de bus et transports scolaires" comes first, without «coming», «behind»: the bus stops lesson names the tramway too, beside «car» and «town»',
-  'un sanglier sur la route la nuit en voiture':
-    'no accepted record on the first page: "Conduire de nuit : feux et éblouissement" comes first, without «sanglier»: «route», «nuit» (in its title) and «voiture» outweigh «sanglier» (read as «faune sauvage»), which the wildlife lesson holds with «route» alone (rarity against context)',
   'a wild boar ran across the road in front of my car at night':
-    'no accepted record on the first page: "Première conduite de nuit après le permis : nos conseils" comes first, without «wild», «boar», «ran», «across»: «road», «front», «car» and «night» (in its title) outweigh «boar» (read as «faune sauvage»), which the animals lessons hold with «road» alone (rarity against context)',
+    'the answer is #10, without «wild», «ran», «across», «front», «car», «night»; "Première conduite de nuit après le permis : nos conseils" comes first, without «wild», «boar», «ran», «across»: «road» and «car» weigh a tenth as context, but «front» (read as «avant», in 94 records) and «night» (in its title) still outweigh «boar» (read as «faune sauvage»), which the animals lessons hold with «road» alone (rarity against context)',
   'driving through a tunnel in my car on the motorway':
-    'the answer is #2, without «through», «motorway»; "Conduire une voiture électrique" comes first, without «through», «tunnel»: «driving», «car» and «motorway» outweigh «tunnel», and the tunnel lesson does not say «autoroute» (rarity against context)',
+    'the answer is #2, without «through», «motorway»; "Obligations : les disques bleus" comes first, without «through», «car»: the mandatory signs lesson holds «tunnel» and «autoroute» beside «conduire», and the tunnel lesson does not say «autoroute»',
 }
 
 describe('relevance table', () => {
