@@ -62,7 +62,7 @@ const entries = file.aliases.map((entry) => {
 })
 
 /** docs/search.md, "Aliases", quotes these figures: change both together. */
-const MEASURED = { entries: 365, usedByTheTable: 254 }
+const MEASURED = { entries: 365, usedByTheTable: 255 }
 
 describe('the alias file against the sample and the table', () => {
   it('has the size and the share used by the table that docs/search.md states', () => {
@@ -91,7 +91,9 @@ describe('the alias file against the sample and the table', () => {
     // drivers type, not from the table (test/relevance/everyday-words.test.ts), and three for words
     // corrected into others or read as nothing (jante, ordonnance, ralentisseur), used by no row
     // (248 of 360, 68.9 %); 16 English descriptions after them used one more (249 of 360, 69.2 %),
-    // and two entries for accompanied driving followed, used by no row (249 of 362, 68.8 %).
+    // and two entries for accompanied driving followed, used by no row (249 of 362, 68.8 %). The 18
+    // rows of rarity against context (issue 46, a rare word among common ones) used one more, with no
+    // entry added (250 of 362, 69.1 %).
     expect(used / entries.length).toBeLessThan(0.71)
   })
 

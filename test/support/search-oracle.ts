@@ -46,6 +46,13 @@ const TITLE_COVER = 1.5
 const RARITY_SHARE = 0.5
 /** Each further query word a group was read from adds this share of its rarity to its weight. */
 const PHRASE_SHARE = 0.5
+/**
+ * A group held by at least this share of the documents is a context group; when a query has at least
+ * two of them, each weighs a tenth of its rarity in that query.
+ */
+const CONTEXT_SHARE = 0.5
+const CONTEXT_GROUPS = 2
+const CONTEXT_WEIGHT = 0.1
 /** A count in a field is kept in a byte (the index's limit, part of what it promises). */
 const MAX_COUNT = 255
 /** Best match weighs the 32 rarest groups at most (a document's groups are a 32-bit mask). */
@@ -101,7 +108,8 @@ export class SearchOracle {
   /**
    * `match=best`: groups no document holds left out; documents holding every group left first, in
    * the all-words order; then the others by coverage (each group held weighs its rarity, half again
-   * for each further query word it was read from, ×1.5 in the title), then the all-words order. `total` counts the documents holding at least the groups of
+   * for each further query word it was read from, a tenth of it for a context group of a query with
+   * two or more, ×1.5 in the title), then the all-words order. `total` counts the documents holding at least the groups of
    * the first.
    */
   best(
@@ -113,10 +121,14 @@ export class SearchOracle {
       .filter(({ group }) => this.#candidates([group]).some((doc) => this.#groupIn(group, doc) !== undefined))
       .sort((a, b) => a.size - b.size || a.position - b.position)
       .slice(0, MAX_BEST_GROUPS)
+    const context = (size: number) => size >= CONTEXT_SHARE * this.#documents.length
+    const contextual = held.filter(({ size }) => context(size)).length >= CONTEXT_GROUPS
     const rarity = new Map(
       held.map(({ group, position, size }) => [
         position,
-        this.#rarity(size) * (1 + PHRASE_SHARE * ((group.words ?? 1) - 1)),
+        this.#rarity(size) *
+          (1 + PHRASE_SHARE * ((group.words ?? 1) - 1)) *
+          (contextual && context(size) ? CONTEXT_WEIGHT : 1),
       ]),
     )
     const full = held.reduce((mask, { position }) => (mask | bitOf(position)) >>> 0, 0)

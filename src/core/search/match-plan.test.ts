@@ -61,6 +61,11 @@ function bm25(doc: number, n: number, titleTf: number, bodyTf: number, weight = 
 }
 /** What a group held by `n` records weighs in a best match: 1, plus up to half for the rarest. */
 const rarity = (n: number) => 1 + (0.5 * idf(n)) / idf(1)
+/**
+ * What it weighs as one of two or more context groups of a query (held by at least half the
+ * records, as «radar», 3 of 4, and «mobile», 2 of 4): a tenth of its rarity.
+ */
+const context = (n: number) => 0.1 * rarity(n)
 
 const planOf = (groups: TermGroup[]) => {
   const plan = Plan.of(groups, postings, stats)
@@ -142,10 +147,11 @@ describe('Plan.covers (best match)', () => {
 
   it('returns the groups a document holds as query bits, what they weigh, its tier and its score', () => {
     const plan = Plan.forBest(groups(), postings, stats)!
-    // Record 3 titles «radar» (bit 2, 3 records) and «mobile» (bit 4, 2 records).
+    // Record 3 titles «radar» (bit 2, 3 records) and «mobile» (bit 4, 2 records), the query's two
+    // context groups.
     expect(plan.covers(3, 0)).toEqual({
       mask: 6,
-      coverage: close(rarity(2) * TITLE_COVER + rarity(3) * TITLE_COVER),
+      coverage: close(context(2) * TITLE_COVER + context(3) * TITLE_COVER),
       tier: 2,
       score: close(bm25(3, 2, 1, 0) + bm25(3, 3, 1, 0)),
     })
@@ -153,7 +159,7 @@ describe('Plan.covers (best match)', () => {
     plan.rewind()
     expect(plan.covers(1, 0)).toEqual({
       mask: 6,
-      coverage: close(rarity(2) + rarity(3)),
+      coverage: close(context(2) + context(3)),
       tier: 0,
       score: close(bm25(1, 2, 0, 1) + bm25(1, 3, 0, 1)),
     })
@@ -183,13 +189,26 @@ describe('Plan.covers (best match)', () => {
     expect(rarity(2) * 1.5).toBeGreaterThan(rarity(1))
   })
 
+  it('weighs the context groups of a query a tenth of their rarity when it has two or more, one alone as it is', () => {
+    // «radar» (3 of 4 records) and «mobile» (2 of 4) are context beside the rare «vitesse» (1 of 4).
+    const plan = Plan.forBest(groups(), postings, stats)!
+    expect(plan.plainWeight(0)).toBeCloseTo(rarity(1), 12)
+    expect(plan.plainWeight(1)).toBeCloseTo(context(2), 12)
+    expect(plan.plainWeight(2)).toBeCloseTo(context(3), 12)
+    // Record 2's titled «vitesse» now outweighs record 3's two titled context words.
+    expect(plan.covers(2, 0)!.coverage).toBeGreaterThan(plan.covers(3, 0)!.coverage)
+    // «radar» alone beside «vitesse» is no context: it may be what the query is about.
+    const one = Plan.forBest([word('vitesse'), word('radar')], postings, stats)!
+    expect(one.plainWeight(1)).toBeCloseTo(rarity(3), 12)
+  })
+
   it('gives up on a document that lacks a group and cannot reach the floor, never on one holding every group', () => {
     const plan = Plan.forBest(groups(), postings, stats)!
     // Record 1 lacks «vitesse»: at most what «radar» and «mobile» weigh in titles.
-    const reach = (rarity(2) + rarity(3)) * TITLE_COVER
+    const reach = (context(2) + context(3)) * TITLE_COVER
     expect(plan.covers(1, reach + 0.01)).toBeUndefined()
     plan.rewind()
-    expect(plan.covers(1, rarity(2) + rarity(3) - 0.01)?.mask).toBe(6)
+    expect(plan.covers(1, context(2) + context(3) - 0.01)?.mask).toBe(6)
     const pair = Plan.forBest([word('radar'), word('mobile')], postings, stats)!
     expect(pair.covers(3, Infinity)?.mask).toBe(3)
   })

@@ -62,6 +62,19 @@ const RARITY_SHARE = 0.5
  * outweighed the thing described. Measured at 0.35, 0.5, 0.75 and 1 on the relevance table.
  */
 const PHRASE_SHARE = 0.5
+/**
+ * A best match's context words (docs/search.md, "Rarity against context"): a group held by at least
+ * this share of the records (« voiture », « route », « conduire », « car », « road » in a catalogue
+ * about driving) says what every record is about, not which one. When a query has at least
+ * `CONTEXT_GROUPS` of them, each weighs `CONTEXT_WEIGHT` of its rarity in that query, so that
+ * several of them no longer outweigh the one word that names the subject (« sanglier sur la route la
+ * nuit en voiture »). One common word alone is left as it is: it is then as likely the subject.
+ * Measured on the relevance table (803 rows): 724 → 726 right first, held out 137 of 148 either way;
+ * with one common word enough, 726 and 135; at 0.3 or 0.5 of their rarity, 724.
+ */
+const CONTEXT_SHARE = 0.5
+const CONTEXT_GROUPS = 2
+const CONTEXT_WEIGHT = 0.1
 
 /** The query's groups with their bits and sizes, rarest first: most candidates that fail, fail on the first check. */
 function rarestFirst(groups: readonly TermGroup[], postings: TermPostingsOf): PlannedGroup[] {
@@ -88,6 +101,19 @@ function rarity(size: number, documentCount: number): number {
 /** What holding a group weighs in a best match: its rarity, and more for each further query word it was read from. */
 function groupWeight(group: TermGroup, size: number, documentCount: number): number {
   return rarity(size, documentCount) * (1 + PHRASE_SHARE * ((group.words ?? 1) - 1))
+}
+
+/**
+ * What holding each group of a plan weighs in a best match (`groupWeight`), the query's context
+ * groups (`CONTEXT_SHARE`) at `CONTEXT_WEIGHT` of it when it has at least `CONTEXT_GROUPS` of them.
+ */
+function groupWeights(groups: readonly PlannedGroup[], documentCount: number): number[] {
+  const context = (size: number) => Math.min(size, documentCount) >= CONTEXT_SHARE * documentCount
+  const contextual = groups.filter(({ size }) => context(size)).length >= CONTEXT_GROUPS
+  return groups.map(
+    ({ group, size }) =>
+      groupWeight(group, size, documentCount) * (contextual && context(size) ? CONTEXT_WEIGHT : 1),
+  )
 }
 
 /**
@@ -158,9 +184,10 @@ export class Plan {
     this.#stats = stats
     const documentCount = stats.titleLength.length
     const weights: number[] = []
-    for (const { group, bit, size } of groups) {
+    const groupWeightOf = groupWeights(groups, documentCount)
+    for (const [g, { group, bit }] of groups.entries()) {
       this.#groupBit.push(bit)
-      this.#groupWeight.push(groupWeight(group, size, documentCount))
+      this.#groupWeight.push(groupWeightOf[g]!)
       for (const option of group) {
         if (option.slots.length === 0 || option.slots.some((slot) => slot.length === 0)) continue
         for (const slot of option.slots) {
