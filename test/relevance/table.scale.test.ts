@@ -41,10 +41,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [30, 31, 6],
     agent: [5, 5, 59],
     number: [55, 56, 3],
-    english: [150, 159, 64],
+    english: [151, 160, 64],
     paraphrase: [40, 41, 59],
     entity: [22, 25, 8],
-    all: [532, 555, 258],
+    all: [533, 556, 258],
   },
   best: {
     keyword: [67, 67, 0],
@@ -56,10 +56,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [34, 39, 0],
     agent: [59, 64, 0],
     number: [58, 59, 0],
-    english: [206, 224, 0],
+    english: [207, 224, 0],
     paraphrase: [92, 104, 0],
     entity: [29, 35, 0],
-    all: [755, 829, 0],
+    all: [756, 829, 0],
   },
 }
 
@@ -144,8 +144,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2; "Constat amiable : les bons réflexes après un accrochage" comes first, holding every word: «injuries» reads «blessé», which the report form holds in «sans blessé», a negation the search does not read',
   'what equipment must I have in the car':
     'the answer is #2; "Conduire une voiture électrique" comes first, holding every word: «equipment» reads «équipements», which the electric-car lesson holds beside «voiture»',
-  'what are the rules for electric cars':
-    'the answer is #3, without «rules»; "Trottinettes, vélos, voitures : cohabiter en ville" comes first, holding every word: «rules» reads «règle», which the electric-car lesson does not hold',
   'do you offer lessons on weekends':
     'no accepted record on the first page: "Forfait permis B boîte automatique 13 heures" comes first, without «weekends»; the opening hours («le samedi») hold neither «offer» nor «lessons», and two words outweigh one',
   'rules for riding an electric scooter':
