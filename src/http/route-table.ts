@@ -211,13 +211,15 @@ function matcherOf(url: string): (path: string) => boolean {
   const rest = segments.at(-1) === '*'
   const fixed = rest ? segments.slice(0, -1) : segments
   const isParam = fixed.map((segment) => segment.startsWith(':'))
-  // Everything before the first parameter is literal: a path without it is refused at once.
-  const firstParam = isParam.indexOf(true)
-  const prefix = firstParam === -1 ? fixed.join('/') : `${fixed.slice(0, firstParam).join('/')}/`
+  // The segments before the first parameter are literal: compared once, as one prefix.
+  const literal = isParam.includes(true) ? isParam.indexOf(true) : fixed.length
+  const prefix = fixed.slice(0, literal).join('/')
   return (path) => {
     if (!path.startsWith(prefix)) return false
-    let start = 0 // where the path's next segment begins; past the end once its last one is read
-    for (let i = 0; i < fixed.length; i++) {
+    // The prefix's last segment must end there, not run on (`/api/v1/factsx`).
+    if (path.length > prefix.length && path[prefix.length] !== '/') return false
+    let start = prefix.length + 1 // where the path's next segment begins; past the end once its last one is read
+    for (let i = literal; i < fixed.length; i++) {
       if (start > path.length) return false // fewer segments than the address
       let end = path.indexOf('/', start)
       if (end === -1) end = path.length
