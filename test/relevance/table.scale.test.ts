@@ -33,33 +33,33 @@ type Floor = [first: number, firstPage: number, zero: number]
 const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
   all: {
     keyword: [65, 65, 2],
-    question: [56, 59, 42],
+    question: [57, 60, 42],
     'word-form': [37, 39, 5],
     'everyday-word': [36, 38, 10],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [30, 31, 6],
     agent: [5, 5, 59],
-    number: [55, 56, 3],
-    english: [151, 160, 64],
-    paraphrase: [40, 41, 59],
+    number: [55, 56, 4],
+    english: [162, 173, 67],
+    paraphrase: [45, 46, 61],
     entity: [22, 25, 8],
-    all: [533, 556, 258],
+    all: [550, 575, 264],
   },
   best: {
     keyword: [67, 67, 0],
-    question: [90, 106, 0],
+    question: [91, 107, 0],
     'word-form': [40, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [34, 39, 0],
     agent: [59, 64, 0],
-    number: [58, 59, 0],
-    english: [207, 224, 0],
-    paraphrase: [92, 104, 0],
+    number: [59, 60, 0],
+    english: [220, 242, 0],
+    paraphrase: [98, 113, 0],
     entity: [29, 35, 0],
-    all: [756, 829, 0],
+    all: [777, 858, 0],
   },
 }
 
@@ -226,6 +226,24 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #10, without «wild», «ran», «across», «front», «car», «night»; "Première conduite de nuit après le permis : nos conseils" comes first, without «wild», «boar», «ran», «across»: «road» and «car» weigh a tenth as context, but «front» (read as «avant», in 94 records) and «night» (in its title) still outweigh «boar» (read as «faune sauvage»), which the animals lessons hold with «road» alone (rarity against context)',
   'driving through a tunnel in my car on the motorway':
     'the answer is #2, without «through», «motorway»; "Obligations : les disques bleus" comes first, without «through», «car»: the mandatory signs lesson holds «tunnel» and «autoroute» beside «conduire», and the tunnel lesson does not say «autoroute»',
+  'how long is the theory test valid':
+    'the answer is #3, without «long» (the code is «valable cinq ans»: no «durée»); "Permis rose en carton : à échanger avant 2033" comes first',
+  'how many questions are on the code exam':
+    'the answer is #2 (the ETG page: 40 questions); "Les questions pièges du code de la route" comes first, «questions» and «code» in its title',
+  'can I turn right on a red light':
+    'the answer is #3, without «turn» (the lights page never says «tourner»); "Piétons et cyclistes aux intersections : qui passe en premier ?" comes first, holding «tourner», «droite» and «feu»',
+  'what happens when you lose all your points':
+    'the answer is #2; English function words («all», «your») are dropped before the glossary is read, so the query is «lose points», and "Excès de vitesse : amendes et retraits de points" comes first',
+  'is there a minimum number of driving lessons':
+    'the answer is #2, without «number», as is "Apprentissage anticipé : au moins un an et 3 000 kilomètres", which comes first on «au moins» and «conduite»',
+  'le truc rond bleu avec une flèche blanche':
+    'the answer is #3 (the blue discs: «rond bleu» reads «obligation», but the page never says «flèche»); "Marquages au sol" comes first, holding «flèche» and «blanche»',
+  'quand est-ce que je peux enlever le A rouge':
+    'the answer is not on the first page: the letter «A» is the French verb «a», a stop word, so the « A » disc is never read; "Victime à moto : ne pas retirer le casque" comes first, holding «enlever» and «rouge»',
+  'je roule trop près de la voiture de devant':
+    'the answer is #5 (rarity against context): «trop près» reads «distance de sécurité», and "Piétons : enfants et personnes âgées" comes first, holding every group of the query, the distance rules fewer',
+  'conduire fatigué après le travail':
+    'the answer is #2 (rarity against context); "Partir en vacances avec des enfants" comes first, holding «travail» as well as «conduire» and «fatigué»',
 }
 
 describe('relevance table', () => {

@@ -109,6 +109,7 @@ export const FillerFileSchema = z.strictObject({
         'assistant',
         'sms',
         'english',
+        'placeholder',
       ]),
       words: z.array(z.string().min(1)).min(1),
       reason,
