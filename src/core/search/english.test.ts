@@ -41,6 +41,21 @@ describe('the English-query mode', () => {
     expect(BUNDLED_ENGLISH.isIgnorableInEnglish('le')).toBe(true)
   })
 
+  it('reads a whole phrase with its function words, and only in a row (« lose all your points »)', () => {
+    const readOf = (q: string) => {
+      const words = tokenize(q)
+      const ignorable = BUNDLED_ENGLISH.keep(
+        words,
+        words.map((w) => BUNDLED_ENGLISH.isIgnorableInEnglish(w)),
+      )
+      const kept = words.filter((_, i) => !ignorable[i])
+      return BUNDLED_ENGLISH.match(kept, 0)?.also.map((p) => p.text)
+    }
+    expect(readOf('lose all your points')).toEqual(['solde de points nul', 'zéro point'])
+    // Without « all », « lose » is the « retrait » of points, not the zero-points rule.
+    expect(readOf('lose your points')).toEqual(['perte', 'perdre', 'retrait'])
+  })
+
   it('loads the bundled file, every glossary entry with its reason', () => {
     expect(loadEnglish().version).toBeGreaterThan(0)
     const words = tokenize('fine')

@@ -26,7 +26,7 @@ const EnglishFileSchema = z.strictObject({
   about: z.string(),
   markers: z.strictObject({ words, reason }),
   function_words: z.array(z.strictObject({ words, reason })),
-  glossary: z.array(z.strictObject({ en: words, fr: words, reason })),
+  glossary: z.array(z.strictObject({ en: words, whole: words.optional(), fr: words, reason })),
 })
 type EnglishFile = z.infer<typeof EnglishFileSchema>
 
@@ -41,6 +41,11 @@ export class EnglishVocabulary {
   readonly glossary: AliasTable
   /** The words of the glossary's English phrases: kept in an English query even where French drops them (« car »). */
   readonly #contentWords = new Set<string>()
+  /**
+   * Phrases whose function words carry their meaning (« lose all your points » is none left, not
+   * « lose points »), matched whole: every word, in a row, function words included.
+   */
+  readonly #whole: AliasTable
 
   constructor(file: EnglishFile) {
     this.version = file.version
@@ -64,6 +69,45 @@ export class EnglishVocabulary {
       // English side: its content words; French side: the records' significant words.
       (w) => this.#contentWords.has(w) || !isIgnorable(w),
     )
+    const wholeWords = new Set(file.glossary.flatMap((g) => (g.whole ?? []).flatMap((p) => tokenize(p))))
+    this.#whole = new AliasTable(
+      {
+        version: file.version,
+        about: file.about,
+        aliases: file.glossary.flatMap((g) =>
+          g.whole === undefined
+            ? []
+            : [{ kind: 'english' as const, when: g.whole, also: g.fr, reason: g.reason }],
+        ),
+      },
+      // English side: every word of the phrase; French side, as above.
+      (w) => wholeWords.has(w) || this.#contentWords.has(w) || !isIgnorable(w),
+    )
+  }
+
+  /**
+   * `ignorable` (per folded word of an English query) with the words of every whole phrase the
+   * query holds no longer ignored, so that the phrase is read as one (see #whole).
+   */
+  keep(words: readonly string[], ignorable: readonly boolean[]): boolean[] {
+    const out = [...ignorable]
+    for (let at = 0; at < words.length;) {
+      const match = this.#whole.match(words, at)
+      if (match === undefined) {
+        at++
+        continue
+      }
+      for (let k = at; k < at + match.length; k++) out[k] = false
+      at += match.length
+    }
+    return out
+  }
+
+  /** The longest glossary phrase starting at `words[at]` (an English query's kept words), whole phrases included. */
+  match(words: readonly string[], at: number): AliasMatch | undefined {
+    const whole = this.#whole.match(words, at)
+    const phrase = this.glossary.match(words, at)
+    return whole !== undefined && (phrase === undefined || whole.length >= phrase.length) ? whole : phrase
   }
 
   /**

@@ -88,7 +88,10 @@ export function interpretQuery(typed: string, context: InterpretContext): QueryP
   // A French query keeps the negation and quantity words of a phrase that reads them (« plus de
   // points », « aucun panneau »); alone they stay fillers.
   const ignorable = english
-    ? tokens.map((t) => vocabulary.isIgnorableInEnglish(t.word))
+    ? vocabulary.keep(
+        tokens.map((t) => t.word),
+        tokens.map((t) => vocabulary.isIgnorableInEnglish(t.word)),
+      )
     : negationsOf(context).keep(
         tokens.map((t) => t.word),
         ignoredWords(tokens.map((t) => t.word)),
@@ -179,7 +182,7 @@ function translation(
   vocabulary: EnglishVocabulary,
   context: InterpretContext,
 ): { length: number; group: TermGroup; also: string[] } | undefined {
-  const match = vocabulary.glossary.match(folded, at)
+  const match = vocabulary.match(folded, at)
   if (match === undefined) return undefined
   const group: Alternative[] = []
   const also: string[] = []

@@ -17,6 +17,13 @@ describe('negation and quantity as query structure (data/search/negations.json)'
     expect(kept("on m'a retiré tous mes points")).toEqual(['retire', 'tous', 'point'])
   })
 
+  it('reads « trop près » as a phrase, and the letter « a » as the « A » disc only beside its words', () => {
+    expect(kept('je roule trop près de la voiture')).toEqual(['roule', 'trop', 'pres', 'voiture'])
+    expect(kept('une école près de chez moi')).toEqual(['ecole', 'pres'])
+    expect(kept('enlever le A rouge')).toEqual(['enlever', 'a', 'rouge'])
+    expect(kept('elle a une voiture rouge')).toEqual(['voiture', 'rouge'])
+  })
+
   it('leaves a structure word outside every phrase a filler', () => {
     expect(kept('plus de 7 jours')).toEqual(['7', 'jour'])
     expect(kept('conduire sans lunettes')).toEqual(['conduire', 'lunette'])
