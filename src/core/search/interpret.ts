@@ -307,6 +307,10 @@ function measureGroup(token: MeasureToken, lexicon: Lexicon): TermGroup {
     for (const u of units) options.push(alternative([...spelling, ...u], 1, lexicon))
     options.push(alternative(spelling, units.length === 0 ? 1 : FORM_WEIGHT, lexicon))
   }
+  // One is « un », « une » in the records (« permis à un euro par jour », « une heure »), function
+  // words no search reads: the unit alone stands for it, a little less than the number typed.
+  if (number.length === 1 && Number(number[0]) === 1)
+    for (const u of units) options.push(alternative(u, FORM_WEIGHT, lexicon))
   // The same mass in the other unit (« 3,5 t » is « 3 500 kg »): with its unit only, since its
   // number alone is not what was typed.
   for (const other of convertedMeasures(number, unit))

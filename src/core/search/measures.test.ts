@@ -37,6 +37,7 @@ const records = [
   fact('7', 'Article R412-6 du code de la route', 'Le conducteur doit rester maître de son véhicule.'),
   fact('8', 'Remorque : 3 500 kg pour l’ensemble'),
   fact('9', 'Cession : déclarer la vente sous quinze jours'),
+  fact('10', 'Financer son permis : un prêt à un euro par jour'),
 ]
 const index = RecordIndex.build({ records })
 const search = (q: string, match: 'all' | 'best' = 'all') =>
@@ -76,6 +77,8 @@ describe('a measure is one word of the query', () => {
     expect(idsOf('délit de fuite 3 ans')).toEqual(['4'])
     expect(idsOf('angles morts 3,5 t')).toEqual(['5'])
     expect(idsOf('0,5 g/l')).toEqual(['6'])
+    // One is « un », « une », function words no search reads: the unit alone stands for it.
+    expect(idsOf('permis 1 euro par jour')).toEqual(['10'])
   })
 
   it('finds a mass in the other unit: « 3,5 t » is « 3 500 kg », « 3500 kg » is « 3,5 tonnes »', () => {
