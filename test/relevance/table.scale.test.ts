@@ -41,10 +41,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [31, 31, 6],
     agent: [5, 5, 59],
     number: [58, 59, 4],
-    english: [169, 180, 74],
+    english: [171, 180, 74],
     paraphrase: [46, 47, 63],
     entity: [26, 29, 7],
-    all: [568, 592, 275],
+    all: [570, 592, 275],
   },
   best: {
     keyword: [67, 67, 0],
@@ -56,10 +56,10 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     synonym: [35, 39, 0],
     agent: [59, 64, 0],
     number: [62, 63, 0],
-    english: [233, 256, 0],
+    english: [235, 256, 0],
     paraphrase: [101, 119, 0],
     entity: [32, 38, 0],
-    all: [805, 889, 0],
+    all: [807, 889, 0],
   },
 }
 
@@ -208,8 +208,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #2, without «allumé»; "Vérifications avant le départ : pneus, niveaux, éclairage" comes first, holding every word: the checks before leaving name the oil level, the engine and its warning lights; the dashboard lesson lacks «allumé»',
   'une biche est sortie du bois devant ma voiture sur la départementale':
     "the answer is #3, without «bois», «devant», «voiture», «départementale»; \"Ne pas s'engager dans une intersection si l'on risque d'y rester bloqué\" comes first, without «biche», «bois», «départementale»: «sortie», «devant» and «voiture» outweigh «biche» (read as «faune sauvage»); of them only «voiture» is held by half the records, too few to be weighed as context (rarity against context)",
-  'how much are driving lessons in an automatic car':
-    'the answer is #2; "Boîte automatique ou boîte manuelle : comment choisir ?" comes first, holding every word: the gearbox article speaks of lessons and cars too, its title holds «automatique» as the offer\'s does, and reference content ranks before offers (docs/search.md "Ranking")',
   'le bouton qui garde la vitesse tout seul quand je roule sur la route':
     'the answer is #3, without «bouton», «seul», «roule»; "Monotonie et hypnose de l\'autoroute" comes first, without «bouton», «roule»: «garde la vitesse» reads «régulateur», which the motorway-hypnosis lesson names too, beside «seul» and «route»',
   'un tracteur roule lentement devant ma voiture sur la route':
@@ -240,8 +238,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #5 (rarity against context): «trop près» reads «distance de sécurité», and "Piétons : enfants et personnes âgées" comes first, holding every group of the query, the distance rules fewer',
   'conduire fatigué après le travail':
     'the answer is #2 (rarity against context); "Partir en vacances avec des enfants" comes first, holding «travail» as well as «conduire» and «fatigué»',
-  'how much is the intensive course':
-    'the answer is #2; «how much» is two English function words, so the query reads «intensive course» alone, and the record of the instructor in charge of the intensive courses comes first, «stages intensifs» in its title',
   'what are the mistakes that make you fail the test':
     'the answer is #2; "Échec à l\'épreuve pratique : que faire ensuite ?" comes first, holding «fail» («échec») and «test» in its title',
   'le truc orange qui clignote au passage à niveau':

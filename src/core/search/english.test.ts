@@ -54,6 +54,9 @@ describe('the English-query mode', () => {
     expect(readOf('lose all your points')).toEqual(['solde de points nul', 'zéro point'])
     // Without « all », « lose » is the « retrait » of points, not the zero-points rule.
     expect(readOf('lose your points')).toEqual(['perte', 'perdre', 'retrait'])
+    // « how much » with its verb asks an amount to pay; before a noun it asks none.
+    expect(readOf('how much is the fine')).toEqual(['prix', 'coût', 'tarif', 'amende'])
+    expect(readOf('how much alcohol') ?? []).not.toContain('prix')
   })
 
   it('loads the bundled file, every glossary entry with its reason', () => {
