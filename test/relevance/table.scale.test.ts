@@ -33,33 +33,33 @@ type Floor = [first: number, firstPage: number, zero: number]
 const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
   all: {
     keyword: [65, 65, 2],
-    question: [59, 62, 45],
+    question: [63, 66, 46],
     'word-form': [37, 39, 5],
     'everyday-word': [36, 38, 10],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [31, 31, 6],
-    agent: [5, 5, 59],
+    agent: [5, 6, 60],
     number: [58, 59, 4],
-    english: [171, 180, 74],
-    paraphrase: [46, 47, 63],
+    english: [179, 189, 71],
+    paraphrase: [48, 49, 63],
     entity: [26, 29, 7],
-    all: [570, 592, 275],
+    all: [584, 608, 274],
   },
   best: {
     keyword: [67, 67, 0],
-    question: [96, 112, 0],
+    question: [101, 117, 0],
     'word-form': [40, 45, 0],
     'everyday-word': [44, 49, 0],
     misspelling: [24, 25, 0],
     title: [12, 12, 0],
     synonym: [35, 39, 0],
-    agent: [59, 64, 0],
+    agent: [60, 66, 0],
     number: [62, 63, 0],
-    english: [235, 256, 0],
-    paraphrase: [101, 119, 0],
+    english: [240, 262, 0],
+    paraphrase: [103, 124, 0],
     entity: [32, 38, 0],
-    all: [807, 889, 0],
+    all: [820, 907, 0],
   },
 }
 
@@ -244,6 +244,16 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #3 (rarity against context); "Feux tricolores, feux clignotants et signaux lumineux particuliers" comes first on «orange» and «clignote»',
   "j'ai oublié de mettre mon clignotant":
     'the answer is #2; "Carrefour giratoire : les erreurs les plus fréquentes de nos élèves" comes first, holding every word: a forgotten indicator is one of those errors',
+  'when do I have to use dipped headlights':
+    'the answer is #2 (the lights lesson); "Motocyclettes : feux de croisement allumés de jour comme de nuit" comes first, «feux de croisement» in its title',
+  'the user asks what the speed limit is for a young driver on the motorway':
+    'the answer is #2; "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every group too: two rules answer, and the general one ranks first',
+  'quand la route est mouillée il faut rouler moins vite de combien':
+    'the answer is #3, without «rouler» (its limits «sont abaissées»); "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every group: it gives the 110 km/h of rainy days too',
+  'mon pneu est à plat sur le bord de la route':
+    'the answer is #2, without «bord» (rarity against context); "Vérifications avant le départ : pneus, niveaux, éclairage" comes first, its «bord» that of the «tableau de bord»',
+  "les enfants qui traversent devant l'école":
+    'the answer is #2, without «traversent»: it writes «traverser» and «traverse», and the stemmer reads no third-person plural as a form of the verb; "Piétons, cyclistes et deux-roues : partager la route" comes first',
 }
 
 describe('relevance table', () => {
