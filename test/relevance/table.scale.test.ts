@@ -42,9 +42,9 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     agent: [5, 6, 60],
     number: [58, 59, 4],
     english: [179, 189, 71],
-    paraphrase: [48, 49, 63],
+    paraphrase: [49, 50, 62],
     entity: [26, 29, 7],
-    all: [584, 608, 274],
+    all: [585, 609, 273],
   },
   best: {
     keyword: [67, 67, 0],
@@ -57,9 +57,9 @@ const FLOORS: Record<MatchMode, Record<CategoryFigures['category'], Floor>> = {
     agent: [60, 66, 0],
     number: [62, 63, 0],
     english: [240, 262, 0],
-    paraphrase: [103, 124, 0],
+    paraphrase: [104, 124, 0],
     entity: [32, 38, 0],
-    all: [820, 907, 0],
+    all: [821, 907, 0],
   },
 }
 
@@ -252,8 +252,6 @@ const KNOWN_MISSES: Record<string, string> = {
     'the answer is #3, without «rouler» (its limits «sont abaissées»); "Vitesse maximale sur l\'autoroute : 130 km/h" comes first, holding every group: it gives the 110 km/h of rainy days too',
   'mon pneu est à plat sur le bord de la route':
     'the answer is #2, without «bord» (rarity against context); "Vérifications avant le départ : pneus, niveaux, éclairage" comes first, its «bord» that of the «tableau de bord»',
-  "les enfants qui traversent devant l'école":
-    'the answer is #2, without «traversent»: it writes «traverser» and «traverse», and the stemmer reads no third-person plural as a form of the verb; "Piétons, cyclistes et deux-roues : partager la route" comes first',
 }
 
 describe('relevance table', () => {

@@ -78,10 +78,21 @@ export function rewritten(word: string, times = 2): string {
   return word
 }
 
+/**
+ * A verb in the third person plural (« traversent », « dépassent », « stationnent ») meets its
+ * infinitive and its other forms. Only when at least six letters remain: below, « accident »
+ * (« accid ») would leave « accidenté », and « incident », « fréquent », « agent » their own words.
+ */
+const PLURAL_VERB = 'ent'
+const PLURAL_VERB_STEM = 6
+const isPluralVerb = (word: string): boolean =>
+  word.endsWith(PLURAL_VERB) && !word.endsWith('ment') && word.length - PLURAL_VERB.length >= PLURAL_VERB_STEM
+
 /** The stemmer alone: endings rewritten, then the first (longest) suffix whose removal leaves `MIN_STEM` letters. */
 function lightStem(word: string): string {
   if (!/^[a-z]+$/.test(word)) return word
   word = rewritten(word)
+  if (isPluralVerb(word)) return word.slice(0, -PLURAL_VERB.length)
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= MIN_STEM && word.endsWith(suffix)) return word.slice(0, -suffix.length)
   }

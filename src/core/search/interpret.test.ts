@@ -92,6 +92,14 @@ describe('word forms and aliases', () => {
     ) // says "garer sa voiture"
     expect(search('asseoir place avant').results.map((e) => e.record.id)).toContain('fait-dd90f65734c1601c') // says "il s'assoit"
   })
+  it('read a verb in the third person plural as its other forms, but no adjective in -ent: "traversent" finds "traverser"', () => {
+    expect(forms.key('traversent')).toBe(forms.key('traverser'))
+    expect(forms.key('depassent')).toBe(forms.key('depasser'))
+    // Six letters at least remain, and the adjectives of forms.json keep their feminine.
+    expect(forms.key('accident')).toBe(forms.key('accidente'))
+    expect(forms.key('different')).toBe(forms.key('differente'))
+    expect(forms.key('permanent')).toBe(forms.key('permanente'))
+  })
   it('find the records\' words for everyday ones: "papiers" finds "documents", "s\'asseoir" finds "place" and "siège"', () => {
     expect(search('papiers contrôle police').results[0]?.record.id).toBe('fait-4af862134e9aa509') // says "ces documents"
     expect(search("enfant de 8 ans peut s'asseoir où").interpretation?.expanded).toContainEqual({
