@@ -73,6 +73,20 @@ export class AliasTable {
     }
     return undefined
   }
+
+  /** Every phrase of the table in `words`, left to right, each the longest at its place, none overlapping. */
+  spans(words: readonly string[]): { at: number; length: number }[] {
+    const found: { at: number; length: number }[] = []
+    for (let at = 0; at < words.length;) {
+      const length = this.match(words, at)?.length
+      if (length === undefined) at++
+      else {
+        found.push({ at, length })
+        at += length
+      }
+    }
+    return found
+  }
 }
 
 /** A phrase's significant folded words: "bande d'arrêt d'urgence" must find bande, arret, urgence. */

@@ -91,15 +91,7 @@ export class EnglishVocabulary {
    */
   keep(words: readonly string[], ignorable: readonly boolean[]): boolean[] {
     const out = [...ignorable]
-    for (let at = 0; at < words.length;) {
-      const match = this.#whole.match(words, at)
-      if (match === undefined) {
-        at++
-        continue
-      }
-      for (let k = at; k < at + match.length; k++) out[k] = false
-      at += match.length
-    }
+    for (const { at, length } of this.#whole.spans(words)) out.fill(false, at, at + length)
     return out
   }
 
@@ -120,21 +112,13 @@ export class EnglishVocabulary {
     const french = distinct.filter(
       (w) => isContractStopWord(w) && !SHARED_WITH_ENGLISH.has(w) && !this.#markers.has(w),
     ).length
-    let phrases = 0
-    let foreignPhrases = 0
-    let covered = 0
     const content = folded.filter((w) => !this.isFunctionWord(w))
-    for (let at = 0; at < content.length;) {
-      const match: AliasMatch | undefined = this.glossary.match(content, at)
-      if (match === undefined) {
-        at++
-        continue
-      }
-      phrases++
-      covered += match.length
-      if (content.slice(at, at + match.length).some((w) => !indexed(w))) foreignPhrases++
-      at += match.length
-    }
+    const found = this.glossary.spans(content)
+    const phrases = found.length
+    const covered = found.reduce((sum, { length }) => sum + length, 0)
+    const foreignPhrases = found.filter(({ at, length }) =>
+      content.slice(at, at + length).some((w) => !indexed(w)),
+    ).length
     if (markers >= 1) return markers + phrases >= 2 && markers > french
     // Without markers: two phrases no French record holds, or two glossary phrases and nothing else,
     // one of them foreign (« speeding fine », « red light fine »: « fine » is then the penalty, not

@@ -67,15 +67,8 @@ export class NegationTable {
     const out = [...ignored]
     const read = words.flatMap((w, i) => (!ignored[i] || this.#structure.has(w) ? [i] : []))
     const seen = read.map((i) => words[i]!)
-    for (let at = 0; at < seen.length;) {
-      const match = this.#phrases.match(seen, at)
-      if (match === undefined) {
-        at++
-        continue
-      }
-      for (let k = at; k < at + match.length; k++) out[read[k]!] = false
-      at += match.length
-    }
+    for (const { at, length } of this.#phrases.spans(seen))
+      for (let k = at; k < at + length; k++) out[read[k]!] = false
     return out
   }
 
