@@ -80,22 +80,18 @@ const MAX_CORRECTIONS = 8
 export function interpretQuery(typed: string, context: InterpretContext): QueryPlan {
   const q = splitJoinedWords(typed)
   const tokens = withMeasures(q, queryTokens(q))
-  const english = (context.english ?? BUNDLED_ENGLISH).isEnglish(
-    tokens.map((t) => t.word),
-    (w) => context.lexicon.termId(w) !== undefined,
-  )
   const vocabulary = context.english ?? BUNDLED_ENGLISH
-  // A French query keeps the negation and quantity words of a phrase that reads them (« plus de
-  // points », « aucun panneau »); alone they stay fillers.
+  const typedWords = tokens.map((t) => t.word)
+  const english = vocabulary.isEnglish(typedWords, (w) => context.lexicon.termId(w) !== undefined)
+  // An English query keeps the function words of a whole glossary phrase (« lose all your points »),
+  // a French query the negation and quantity words of a phrase that reads them (« plus de points »,
+  // « aucun panneau »); alone they stay ignored.
   const ignorable = english
     ? vocabulary.keep(
-        tokens.map((t) => t.word),
-        tokens.map((t) => vocabulary.isIgnorableInEnglish(t.word)),
+        typedWords,
+        typedWords.map((w) => vocabulary.isIgnorableInEnglish(w)),
       )
-    : negationsOf(context).keep(
-        tokens.map((t) => t.word),
-        ignoredWords(tokens.map((t) => t.word)),
-      )
+    : negationsOf(context).keep(typedWords, ignoredWords(typedWords))
   const significant = distinct(tokens.filter((_, i) => !ignorable[i]))
   const interpretation: Interpretation = { words: [], ignored: [], corrected: [], expanded: [], relaxed: [] }
   if (significant.length === 0) {
